@@ -1,0 +1,309 @@
+"""A stand-in for CuPy built on NumPy, for testing xpshim's GPU-side logic on a
+machine without a GPU. It is strict where CuPy is strict: its arrays refuse
+implicit conversion to NumPy, refuse NumPy-array and list operands, and it has
+exactly the names (and keyword arguments) that the installed CuPy has, when
+CuPy is installed. It never stands in for a GPU result: GPU claims come from
+the real-GPU tests (``-m gpu``).
+"""
+
+import inspect
+import sys
+import types
+
+import numpy
+
+try:  # mirror the real CuPy's namespace and signatures when it is installed
+    import cupy as _real
+except Exception:  # pragma: no cover
+    _real = None
+
+_CREATION = {"asarray", "array", "asanyarray", "ascontiguousarray", "asfortranarray",
+             "concatenate", "stack", "vstack", "hstack", "dstack", "column_stack", "block",
+             "meshgrid", "broadcast_arrays", "einsum", "pad", "reshape", "transpose",
+             "full", "zeros", "ones", "empty", "arange", "linspace", "logspace", "eye",
+             "identity", "tri", "indices", "fromfunction", "percentile", "quantile"}
+
+
+class OutOfMemoryError(MemoryError):
+    pass
+
+
+def _unwrap(x, strict):
+    t = type(x)
+    if t is ndarray:
+        return x._h
+    if t is numpy.ndarray:
+        raise TypeError("Unsupported type <class 'numpy.ndarray'>")
+    if strict and t is list:
+        raise TypeError("Unsupported type <class 'list'>")
+    if t is list or t is tuple:
+        return t(_unwrap(v, False) for v in x)
+    return x
+
+
+def _wrap(r):
+    if type(r) is numpy.ndarray:
+        o = object.__new__(ndarray)
+        o._h = r
+        return o
+    if isinstance(r, numpy.generic):  # CuPy returns 0-d arrays, not scalars
+        return _wrap(numpy.asarray(r))
+    if type(r) in (tuple, list):
+        return type(r)(map(_wrap, r))
+    return r
+
+
+def _func(name, f, real=None, strict=True):
+    def g(*args, **kwargs):
+        a = [_unwrap(x, strict and i == 0 and name not in _CREATION) for i, x in enumerate(args)]
+        kw = {k: _unwrap(v, False) for k, v in kwargs.items()}
+        return _wrap(f(*a, **kw))
+    g.__name__ = name
+    if real is not None:
+        try:
+            g.__signature__ = inspect.signature(real)
+        except (TypeError, ValueError):
+            g.__doc__ = getattr(real, "__doc__", None)
+    return g
+
+
+class _Ufunc:
+    def __init__(self, npu):
+        self._np = npu
+        self.__name__ = npu.__name__
+        self.nin, self.nout, self.nargs = npu.nin, npu.nout, npu.nargs
+
+    def __call__(self, *args, **kwargs):
+        for x in args:
+            if type(x) is numpy.ndarray or type(x) is list:
+                raise TypeError(f"Unsupported type {type(x)}")
+        return _wrap(self._np(*[_unwrap(x, False) for x in args], **{k: _unwrap(v, False) for k, v in kwargs.items()}))
+
+    def outer(self, a, b):
+        return _wrap(self._np.outer(_unwrap(a, True), _unwrap(b, True)))
+
+    def at(self, a, idx, b=None):
+        self._np.at(a._h, _unwrap(idx, False), *(() if b is None else (_unwrap(b, False),)))
+
+    def reduce(self, *a, **k):
+        raise NotImplementedError(f"{self.__name__}.reduce is not supported")
+
+    accumulate = reduceat = reduce
+
+
+class _Flags:
+    def __init__(self, h):
+        self.c_contiguous = h.flags.c_contiguous
+        self.f_contiguous = h.flags.f_contiguous
+        self.owndata = h.flags.owndata
+
+
+class ndarray:
+    __slots__ = ("_h",)
+    __array_priority__ = 100
+
+    def __init__(self, shape, dtype=float, memptr=None, strides=None, order="C"):
+        self._h = numpy.ndarray(shape, dtype, strides=strides, order=order)
+
+    shape = property(lambda s: s._h.shape, lambda s, v: setattr(s._h, "shape", v))
+    dtype = property(lambda s: s._h.dtype)
+    ndim = property(lambda s: s._h.ndim)
+    size = property(lambda s: s._h.size)
+    itemsize = property(lambda s: s._h.itemsize)
+    nbytes = property(lambda s: s._h.nbytes)
+    strides = property(lambda s: s._h.strides)
+    flags = property(lambda s: _Flags(s._h))
+    T = property(lambda s: _wrap(s._h.T))
+    mT = property(lambda s: _wrap(s._h.mT))
+    base = property(lambda s: None if s._h.base is None else _wrap(s._h.base))
+    data = property(lambda s: ("fake-device-pointer", s._h.ctypes.data))
+    device = property(lambda s: "fake-gpu:0")
+    real = property(lambda s: _wrap(s._h.real), lambda s, v: setattr(s._h, "real", _unwrap(v, False)))
+    imag = property(lambda s: _wrap(s._h.imag), lambda s, v: setattr(s._h, "imag", _unwrap(v, False)))
+    flat = property(lambda s: _Flat(s))
+
+    def get(self, stream=None, order="C", out=None, blocking=True):
+        return numpy.array(self._h, order=order)
+
+    def __array__(self, *a, **k):
+        raise TypeError("Implicit conversion to a NumPy array is not allowed. "
+                        "Please use `.get()` to construct a NumPy array explicitly.")
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        if _real is not None and not hasattr(_real.ndarray, name):
+            raise AttributeError(f"'cupy.ndarray' object has no attribute {name!r}")
+        m = getattr(self._h, name)
+        if not callable(m):
+            return _wrap(m)
+        return _func(name, m, getattr(_real.ndarray, name, None) if _real else None, strict=False)
+
+    def __getitem__(self, k):
+        return _wrap(self._h[_unwrap_index(k)])
+
+    def __setitem__(self, k, v):
+        if type(v) is numpy.ndarray:
+            raise TypeError("Unsupported type <class 'numpy.ndarray'>")
+        self._h[_unwrap_index(k)] = _unwrap(v, False)
+
+    def __len__(self):
+        return len(self._h)
+
+    def __iter__(self):
+        if self._h.ndim == 0:
+            raise TypeError("iteration over a 0-d array")
+        return (self[i] for i in range(len(self._h)))
+
+    def __bool__(self):
+        return bool(self._h)
+
+    def __int__(self):
+        return int(self._h)
+
+    def __float__(self):
+        return float(self._h)
+
+    def __complex__(self):
+        return complex(self._h)
+
+    def __index__(self):
+        return self._h.__index__()
+
+    def __repr__(self):
+        return repr(self._h)
+
+    def copy(self, order="C"):
+        return _wrap(self._h.copy(order))
+
+
+def _method(name):
+    real = getattr(_real.ndarray, name, None) if _real else None
+
+    def m(self, *args, **kwargs):
+        return _func(name, getattr(self._h, name), None, strict=False)(*args, **kwargs)
+    m.__name__ = name
+    m.__doc__ = getattr(real, "__doc__", None)
+    return m
+
+
+for _n in dir(numpy.ndarray):
+    if not _n.startswith("_") and _n not in ndarray.__dict__ and callable(getattr(numpy.ndarray, _n)):
+        if _real is None or hasattr(_real.ndarray, _n):
+            setattr(ndarray, _n, _method(_n))
+
+
+def _unwrap_index(k):
+    if type(k) is tuple:
+        return tuple(_unwrap_index(v) for v in k)
+    if type(k) is ndarray:
+        h = k._h
+        if h.dtype.kind in "iu":
+            return h  # (CuPy wraps out-of-bounds indices; xpshim checks before)
+        return h
+    if type(k) is numpy.ndarray:
+        raise TypeError("Unsupported type <class 'numpy.ndarray'>")
+    return k
+
+
+class _Flat:
+    def __init__(self, a):
+        self._a = a
+
+    def __getitem__(self, k):
+        return _wrap(self._a._h.flat[_unwrap_index(k)])
+
+    def __setitem__(self, k, v):
+        self._a._h.flat[_unwrap_index(k)] = _unwrap(v, False)
+
+
+def _op(name):
+    def f(self, other):
+        if type(other) is numpy.ndarray or type(other) is list:
+            raise TypeError(f"Unsupported type {type(other)}")
+        o = other._h if type(other) is ndarray else other
+        r = getattr(self._h, name)(o)
+        if r is NotImplemented:
+            return r
+        if name.startswith("__i"):
+            return self
+        return _wrap(r)
+    return f
+
+
+for _n in ("add", "sub", "mul", "matmul", "truediv", "floordiv", "mod", "pow", "lshift", "rshift",
+           "and", "xor", "or", "divmod", "lt", "le", "eq", "ne", "gt", "ge"):
+    setattr(ndarray, f"__{_n}__", _op(f"__{_n}__"))
+    if _n not in ("lt", "le", "eq", "ne", "gt", "ge"):
+        setattr(ndarray, f"__r{_n}__", _op(f"__r{_n}__"))
+        if _n != "divmod":
+            setattr(ndarray, f"__i{_n}__", _op(f"__i{_n}__"))
+for _n in ("neg", "pos", "abs", "invert"):
+    setattr(ndarray, f"__{_n}__", (lambda n: lambda self: _wrap(getattr(self._h, n)()))(f"__{_n}__"))
+
+
+def _module(name, npmod, realmod):
+    mod = types.ModuleType(name)
+
+    def __getattr__(attr):
+        if realmod is not None and not hasattr(realmod, attr):
+            raise AttributeError(f"module {name!r} has no attribute {attr!r}")
+        obj = getattr(npmod, attr)
+        if isinstance(obj, numpy.ufunc):
+            r = _Ufunc(obj)
+        elif isinstance(obj, types.ModuleType) or isinstance(obj, type):
+            raise AttributeError(attr)
+        elif callable(obj):
+            r = _func(attr, obj, getattr(realmod, attr, None) if realmod else None)
+        else:
+            r = obj
+        setattr(mod, attr, r)
+        return r
+
+    mod.__getattr__ = __getattr__
+    return mod
+
+
+this = sys.modules[__name__]
+_top = _module("fakecupy", numpy, _real)
+for _sub in ("linalg", "fft", "random", "lib", "polynomial"):
+    setattr(this, _sub, _module(f"fakecupy.{_sub}", getattr(numpy, _sub), getattr(_real, _sub, None) if _real else None))
+lib.stride_tricks = _module("fakecupy.lib.stride_tricks", numpy.lib.stride_tricks, None)  # noqa: F821
+
+
+def __getattr__(attr):
+    return getattr(_top, attr)
+
+
+def asarray(a, dtype=None, order=None, *, blocking=False):
+    if type(a) is ndarray:
+        return a if dtype is None or a.dtype == dtype else _wrap(a._h.astype(dtype))
+    return _wrap(numpy.array(a, dtype=dtype, order=order))
+
+
+def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *, blocking=False):
+    h = obj._h if type(obj) is ndarray else obj
+    return _wrap(numpy.array(h, dtype=dtype, copy=copy, order=order, ndmin=ndmin))
+
+
+def asnumpy(a, stream=None, order="C", out=None, *, blocking=True):
+    return a.get() if type(a) is ndarray else numpy.asarray(a)
+
+
+class _Pool:
+    def free_all_blocks(self):
+        pass
+
+
+def get_default_memory_pool():
+    return _Pool()
+
+
+get_default_pinned_memory_pool = get_default_memory_pool
+
+cuda = types.SimpleNamespace(
+    memory=types.SimpleNamespace(OutOfMemoryError=OutOfMemoryError),
+    is_available=lambda: True,
+    runtime=types.SimpleNamespace(getDeviceCount=lambda: 1, runtimeGetVersion=lambda: 0, driverGetVersion=lambda: 0),
+)
+__version__ = "fake"

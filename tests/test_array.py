@@ -1,0 +1,333 @@
+"""The GPU array against NumPy: operators, methods, indexing, conversions,
+routing of mixed inputs, and the counting of every copy.
+
+Each test runs with the ``gpu`` fixture: on the NumPy-backed stand-in
+everywhere, and on the real GPU where one is usable (``-m gpu``).
+"""
+
+import copy
+import operator
+import pickle
+import warnings
+
+import numpy
+import pytest
+
+import xpshim as np
+from conftest import transfers
+from xpshim._ndarray import ndarray as GpuArray
+
+BINARY = [operator.add, operator.sub, operator.mul, operator.truediv, operator.floordiv,
+          operator.mod, operator.pow, operator.lt, operator.le, operator.eq, operator.ne,
+          operator.gt, operator.ge]
+INT_ONLY = [operator.and_, operator.or_, operator.xor, operator.lshift, operator.rshift]
+
+
+def ref(x):
+    return np.asnumpy(x)
+
+
+def same(got, want):
+    got_h = np.asnumpy(got)
+    numpy.testing.assert_allclose(got_h, want, rtol=1e-12, atol=0, equal_nan=True)
+    assert got_h.dtype == numpy.asarray(want).dtype, (got_h.dtype, numpy.asarray(want).dtype)
+    assert got_h.shape == numpy.shape(want)
+
+
+@pytest.fixture
+def pair(gpu):
+    h = numpy.arange(1, 13, dtype=numpy.float64).reshape(3, 4)
+    return np.asarray(h), h
+
+
+def test_creation_lands_on_gpu(gpu):
+    for x in (np.zeros(3), np.ones((2, 2)), np.arange(5), np.linspace(0, 1, 4), np.eye(3),
+              np.array([1, 2]), np.asarray(numpy.ones(2)), np.random.rand(2, 2), np.full(2, 7)):
+        assert isinstance(x, GpuArray), type(x)
+        assert isinstance(x, np.ndarray)
+    assert isinstance(numpy.ones(2), np.ndarray)
+    assert np.get_device(np.zeros(1)) == "gpu"
+
+
+@pytest.mark.parametrize("op", BINARY, ids=lambda o: o.__name__)
+def test_binary_operators(pair, op):
+    d, h = pair
+    same(op(d, d + 1), op(h, h + 1))
+    same(op(d, 2), op(h, 2))
+    same(op(3, d), op(3, h))
+    same(op(d, 2.5), op(h, 2.5))
+
+
+@pytest.mark.parametrize("op", INT_ONLY, ids=lambda o: o.__name__)
+def test_integer_operators(gpu, op):
+    h = numpy.arange(12, dtype=numpy.int32).reshape(3, 4)
+    d = np.asarray(h)
+    same(op(d, 2), op(h, 2))
+    same(op(d, d % 3), op(h, h % 3))
+
+
+def test_unary_and_matmul(pair):
+    d, h = pair
+    same(-d, -h)
+    same(+d, +h)
+    same(abs(-d), abs(-h))
+    same(d @ d.T, h @ h.T)
+    same(~np.asarray(numpy.arange(4)), ~numpy.arange(4))
+
+
+def test_inplace_operators_keep_identity(pair):
+    d, h = pair
+    ident = id(d)
+    d += 1
+    h += 1
+    d *= 2
+    h *= 2
+    d -= d
+    h -= h
+    assert id(d) == ident
+    same(d, h)
+
+
+def test_nep50_weak_scalars(gpu):
+    h = numpy.arange(4, dtype=numpy.float32)
+    d = np.asarray(h)
+    same(d * 2.5, h * 2.5)  # stays float32
+    same(d + numpy.float64(1), h + numpy.float64(1))  # a NumPy scalar is strong: float64
+
+
+def test_mixed_numpy_and_list_inputs_move_to_gpu(pair):
+    d, h = pair
+    r = d + numpy.ones(4)
+    assert isinstance(r, GpuArray)
+    same(r, h + 1)
+    r = numpy.ones(4) + d  # NumPy on the left defers to the GPU array
+    assert isinstance(r, GpuArray)
+    same(r, h + 1)
+    same(np.dot(d, [1.0, 2.0, 3.0, 4.0]), numpy.dot(h, [1.0, 2.0, 3.0, 4.0]))
+    same(np.concatenate([d, numpy.zeros((1, 4))]), numpy.concatenate([h, numpy.zeros((1, 4))]))
+    assert np.stats()["transfers"]["host_to_device"]["count"] >= 3
+
+
+def test_numpy_only_inputs_stay_on_host(gpu):
+    r = np.sum(numpy.arange(4))
+    assert type(r) is numpy.int64
+    assert isinstance(np.sqrt(numpy.ones(3)), numpy.ndarray)
+
+
+def test_reductions_and_methods(pair):
+    d, h = pair
+    for name in ("sum", "mean", "std", "var", "min", "max", "argmax", "argmin", "prod", "cumsum", "any", "all"):
+        same(getattr(d, name)(), getattr(h, name)())
+        same(getattr(d, name)(axis=0), getattr(h, name)(axis=0))
+    same(d.reshape(4, 3), h.reshape(4, 3))
+    same(d.T.copy(), h.T.copy())
+    same(d.astype(numpy.float32), h.astype(numpy.float32))
+    same(d.clip(2, 5), h.clip(2, 5))
+    same(d.take([0, 2], axis=1), h.take([0, 2], axis=1))
+    same(np.sum(d, axis=1, keepdims=True), numpy.sum(h, axis=1, keepdims=True))
+    same(np.linalg.norm(d), numpy.linalg.norm(h))
+    same(np.fft.fft(d).real, numpy.fft.fft(h).real)
+
+
+def test_attributes(pair):
+    d, h = pair
+    assert d.shape == h.shape and d.dtype == h.dtype and d.ndim == h.ndim
+    assert d.size == h.size and d.nbytes == h.nbytes and d.itemsize == h.itemsize
+    assert len(d) == len(h)
+    same(d.T, h.T)
+    same(d.real, h.real)
+    d.shape = (4, 3)
+    assert d.shape == (4, 3)
+
+
+def test_indexing_matches_numpy(pair):
+    d, h = pair
+    for key in [0, -1, (1, 2), slice(None, None, -1), (slice(None), [0, 3]), [2, 0],
+                (Ellipsis, 1), (None, 0), (numpy.array([0, 2]),), numpy.array([True, False, True])]:
+        same(d[key], h[key])
+    same(d[d > 5], h[h > 5])
+    same(d[::-1, ::-2], h[::-1, ::-2])
+    same(d[np.asarray(numpy.array([2, 1]))], h[numpy.array([2, 1])])
+
+
+@pytest.mark.parametrize("key", [[0, 3], [-4], (slice(None), [0, 4]), (numpy.array([5]),)],
+                         ids=str)
+def test_out_of_bounds_fancy_index_raises(pair, key):
+    d, h = pair
+    with pytest.raises(IndexError):
+        h[key]
+    with pytest.raises(IndexError):
+        d[key]
+    with pytest.raises(IndexError):
+        d[np.asarray(numpy.array([0, 3]))]
+
+
+def test_setitem(pair):
+    d, h = pair
+    for key, val in [(0, 9.0), ((1, 2), -1.0), (slice(None), numpy.arange(4.0)), ([0, 2], [7.0, 7, 7, 7])]:
+        d[key] = val
+        h[key] = val
+        same(d, h)
+    d[d > 5] = 0
+    h[h > 5] = 0
+    same(d, h)
+
+
+def test_scalar_conversions(pair):
+    d, h = pair
+    x = d[1, 2]
+    assert float(x) == float(h[1, 2]) and int(x) == int(h[1, 2]) and bool(x) is True
+    assert complex(x) == complex(h[1, 2])
+    assert operator.index(np.asarray(numpy.int64(3))) == 3
+    assert f"{d.sum():.2f}" == f"{h.sum():.2f}"
+    assert d.item(5) == h.item(5) and d[0, 0].item() == h[0, 0].item()
+    with pytest.raises(ValueError, match="ambiguous"):
+        bool(d)
+    with pytest.raises(TypeError):
+        operator.index(d[0, 0])  # a float 0-d array is no index, as in NumPy
+
+
+def test_repr_str_and_tolist_match_numpy(pair):
+    d, h = pair
+    assert repr(d) == repr(h)
+    assert str(d) == str(h)
+    assert d.tolist() == h.tolist()
+    assert d.tobytes() == h.tobytes()
+
+
+def test_iteration(pair):
+    d, h = pair
+    rows = list(d)
+    assert len(rows) == 3 and all(isinstance(r, GpuArray) for r in rows)
+    same(rows[1], h[1])
+    with pytest.raises(TypeError):
+        iter(d.sum())
+
+
+def test_copy_deepcopy_pickle(pair):
+    d, h = pair
+    for c in (copy.copy(d), copy.deepcopy(d), d.copy(), pickle.loads(pickle.dumps(d))):
+        assert isinstance(c, GpuArray)
+        same(c, h)
+        c[0, 0] = -5
+        assert float(d[0, 0]) == 1.0
+
+
+def test_numpy_ufunc_on_gpu_array_stays_on_gpu(pair):
+    d, h = pair
+    r = numpy.sqrt(d)
+    assert isinstance(r, GpuArray)
+    same(r, numpy.sqrt(h))
+
+
+def test_chain_makes_no_transfers(pair):
+    d, h = pair
+    before = transfers()
+    r = np.exp(np.sqrt(d) * 2 + 1).sum(axis=0)
+    r = np.where(r > 0, r, -r)
+    r = np.concatenate([r, r])[::2]
+    assert isinstance(r, GpuArray)
+    assert transfers() == before
+
+
+def test_explicit_moves_are_counted(pair):
+    d, h = pair
+    np.reset_stats()
+    hh = np.asnumpy(d)
+    assert type(hh) is numpy.ndarray
+    numpy.asarray(d)
+    s = np.stats()["transfers"]
+    assert s["device_to_host"]["count"] == 2
+    assert s["device_to_host"]["bytes"] == 2 * h.nbytes
+    back = np.to_device(hh, "gpu")
+    assert isinstance(back, GpuArray)
+    assert np.stats()["transfers"]["host_to_device"]["count"] == 1
+    assert np.to_device(d, "cpu").__class__ is numpy.ndarray
+
+
+def test_fallback_is_visible_counted_and_right(pair, monkeypatch):
+    d, h = pair
+    with pytest.warns(np.FallbackWarning, match="maximum.accumulate") as rec:
+        r = np.maximum.accumulate(d, axis=1)
+    assert rec[0].filename == __file__  # the warning points at this line, not at xpshim
+    assert isinstance(r, GpuArray)
+    same(r, numpy.maximum.accumulate(h, axis=1))
+    assert np.stats()["fallbacks"]["xpshim.maximum.accumulate"]["count"] == 1
+    monkeypatch.setattr(np._config, "fallback_policy", "raise")
+    with pytest.raises(np.FallbackError, match="XPSHIM_FALLBACK"):
+        np.maximum.accumulate(d)
+
+
+def test_fallback_for_missing_keyword(pair):
+    d, h = pair
+    with pytest.warns(np.FallbackWarning, match="where"):
+        r = np.sum(d, where=d > 5)
+    same(r, numpy.sum(h, where=h > 5))
+
+
+def test_ufunc_reduce_maps_to_cupy_reductions(pair):
+    d, h = pair
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", np.FallbackWarning)
+        same(np.add.reduce(d), numpy.add.reduce(h))
+        same(np.maximum.reduce(d, axis=1), numpy.maximum.reduce(h, axis=1))
+        same(np.logical_and.reduce(d > 2, axis=None), numpy.logical_and.reduce(h > 2, axis=None))
+        same(np.add.accumulate(d), numpy.add.accumulate(h))
+        same(np.multiply.outer(d[0], d[1]), numpy.multiply.outer(h[0], h[1]))
+
+
+def test_ufunc_at_writes_in_place(gpu):
+    h = numpy.zeros(5)
+    d = np.asarray(h)
+    np.add.at(d, [0, 0, 3], 1.0)
+    numpy.add.at(h, [0, 0, 3], 1.0)
+    same(d, h)
+
+
+def test_mutating_method_fallback_writes_back(gpu):
+    h = numpy.arange(6.0)
+    d = np.asarray(h)
+    view = d[1:]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", np.FallbackWarning)
+        d.fill(3.0)
+    same(view, numpy.full(5, 3.0))
+
+
+def test_cpu_device_inside_gpu_process(gpu):
+    d = np.arange(3.0)
+    with np.device("cpu"):
+        z = np.zeros(3)
+        assert type(z) is numpy.ndarray
+        back = np.asarray(d)  # creation follows the current device: a counted copy
+        assert type(back) is numpy.ndarray
+        assert isinstance(np.sum(d), GpuArray)  # a call on GPU data still runs there
+    assert np.get_device() == "gpu"
+
+
+def test_random_generator(gpu):
+    rng = np.random.default_rng(0)
+    x = rng.random(1000)
+    assert isinstance(x, GpuArray) and 0 <= float(x.min()) and float(x.max()) < 1
+    np.random.seed(1)
+    a = np.random.rand(5)
+    np.random.seed(1)
+    b = np.random.rand(5)
+    same(a, np.asnumpy(b))
+
+
+def test_numba_jit_on_gpu_arrays(gpu):
+    numba = pytest.importorskip("numba")
+
+    @numba.jit(nopython=True)
+    def double_in_place_and_total(x):
+        out = np.zeros(1)
+        for i in range(x.shape[0]):
+            x[i] *= 2.0
+            out[0] += x[i]
+        return out
+
+    d = np.arange(5.0)
+    r = double_in_place_and_total(d)
+    assert type(r) is numpy.ndarray and r[0] == 20.0
+    same(d, numpy.arange(5.0) * 2)  # the change was written back to the device

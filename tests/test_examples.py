@@ -1,0 +1,70 @@
+"""The seed examples, import changed only, give NumPy's results (CPU, stand-in, and real GPU)."""
+
+import os
+import subprocess
+import sys
+
+import numpy
+import pytest
+from PIL import Image
+
+import xpshim
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "examples"))
+
+import grayscale  # noqa: E402
+import matmul  # noqa: E402
+
+
+def numpy_gray(path):
+    """The seed's code with plain NumPy: the reference."""
+    image_array = numpy.array(Image.open(path))
+    return numpy.dot(image_array[..., :3], [0.2989, 0.5870, 0.1140]).astype(numpy.uint8)
+
+
+def check_gray(tmp_path, size=(640, 480)):
+    src = tmp_path / "in.png"  # lossless, so both sides read the same pixels
+    grayscale.make_example(str(src), *size)
+    out = tmp_path / "out.png"
+    grayscale.main([str(src), "--out", str(out)])
+    got = numpy.asarray(Image.open(out))
+    want = numpy_gray(src)
+    diff = numpy.abs(got.astype(int) - want.astype(int))
+    # float rounding in a different summation order may move a pixel across an integer
+    assert diff.max() <= 1
+    assert (diff > 0).mean() < 1e-3
+    return diff
+
+
+def test_grayscale_cpu(tmp_path, cpu):
+    diff = check_gray(tmp_path)
+    assert diff.max() == 0  # the CPU path is NumPy itself
+
+
+def test_grayscale_gpu(tmp_path, gpu):
+    check_gray(tmp_path, (1920, 1080))
+
+
+def test_grayscale_script_makes_its_own_image(tmp_path):
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "grayscale.py")], cwd=tmp_path,
+                       capture_output=True, text=True, env={**os.environ, "PYTHONPATH": ROOT})
+    assert r.returncode == 0, r.stderr
+    assert "made a test image" in r.stdout and "device:" in r.stdout
+    assert (tmp_path / "gray_example.jpg").exists()
+
+
+def _check_matmul(n):
+    A, B, result = matmul.main(["--n", str(n)])
+    want = numpy.dot(xpshim.asnumpy(A), xpshim.asnumpy(B))
+    numpy.testing.assert_allclose(xpshim.asnumpy(result), want, rtol=1e-10)
+    loop = matmul.matrix_multiplication(A, B)
+    numpy.testing.assert_allclose(loop, want, rtol=1e-10)
+
+
+def test_matmul_cpu(cpu):
+    _check_matmul(120)
+
+
+def test_matmul_gpu(gpu):
+    _check_matmul(120)

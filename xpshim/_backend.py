@@ -1,0 +1,133 @@
+"""Is CuPy usable here, and if not, why; and which backend owns an object.
+
+Nothing here imports CuPy until a GPU is really wanted: the driver is probed
+through ``ctypes`` first, so a machine without one never pays CuPy's import.
+"""
+
+import ctypes
+import importlib.util
+import sys
+from dataclasses import dataclass
+
+from ._errors import DeviceError
+
+# The GPU array module (CuPy) once loaded; None until then.
+xp = None
+# True once a GPU array may exist; the CPU fast path checks only this.
+live = False
+
+
+@dataclass(frozen=True)
+class GpuStatus:
+    usable: bool
+    reason: str
+    device_count: int = 0
+
+
+_status = None
+
+_CU_ERRORS = {100: "CUDA_ERROR_NO_DEVICE", 35: "CUDA_ERROR_INSUFFICIENT_DRIVER",
+              999: "CUDA_ERROR_UNKNOWN", 3: "CUDA_ERROR_NOT_INITIALIZED"}
+
+
+def _probe_driver():
+    """Return (device_count, reason) from the driver API without CuPy."""
+    lib = None
+    for name in ("libcuda.so.1", "libcuda.so", "nvcuda.dll"):
+        try:
+            lib = ctypes.CDLL(name)
+            break
+        except OSError:
+            continue
+    if lib is None:
+        return 0, "no NVIDIA driver found (libcuda cannot be loaded)"
+    rc = lib.cuInit(0)
+    if rc != 0:
+        return 0, f"the CUDA driver does not initialise (cuInit: {_CU_ERRORS.get(rc, rc)})"
+    n = ctypes.c_int(0)
+    rc = lib.cuDeviceGetCount(ctypes.byref(n))
+    if rc != 0 or n.value == 0:
+        return 0, "no CUDA device is visible (check CUDA_VISIBLE_DEVICES and the driver)"
+    return n.value, ""
+
+
+def gpu_status():
+    """Probe once whether CuPy and a CUDA device are usable; cached."""
+    global _status, xp
+    if _status is not None:
+        return _status
+    if importlib.util.find_spec("cupy") is None:
+        _status = GpuStatus(False, "CuPy is not installed (pip install 'xpshim[cuda12]' or 'xpshim[cuda13]')")
+        return _status
+    count, why = _probe_driver()
+    if count == 0:
+        _status = GpuStatus(False, why)
+        return _status
+    try:
+        import cupy
+
+        cupy.cuda.runtime.getDeviceCount()
+        cupy.empty(1)  # the first allocation is where a runtime/driver mismatch shows
+    except Exception as exc:  # any failure here means "not usable", and we say which
+        _status = GpuStatus(False, f"CuPy cannot use the GPU ({type(exc).__name__}: {exc})")
+        return _status
+    xp = cupy
+    name = cupy.cuda.runtime.getDeviceProperties(0)["name"]
+    name = name.decode() if isinstance(name, bytes) else name
+    _status = GpuStatus(True, f"{count} CUDA device(s), device 0 is {name}", count)
+    return _status
+
+
+def require_gpu(who):
+    """Raise DeviceError with the reason and the fix if the GPU is not usable."""
+    st = gpu_status()
+    if not st.usable:
+        raise DeviceError(
+            f"{who} asks for the GPU, but none is usable: {st.reason}. "
+            "Unset XPSHIM_DEVICE (or set XPSHIM_DEVICE=cpu) to run on the CPU; "
+            "`python -m xpshim info` shows what was detected."
+        )
+    mark_live()
+    return xp
+
+
+def mark_live():
+    global live
+    live = True
+
+
+def install(module, reason="installed by hand"):
+    """Use ``module`` as the GPU array module and the GPU as the default device.
+
+    Tests use this with a NumPy-backed stand-in; returns a function that undoes it.
+    """
+    global xp, _status, live
+    from . import _config, _ndarray
+
+    saved = (xp, _status, live, _config._default, _ndarray._cupy_ndarray)
+    xp, _status, live = module, GpuStatus(True, reason, 1), True
+    _config._default = "gpu"
+    _ndarray._bind_cupy()
+    _raw_types.clear()
+
+    def undo():
+        global xp, _status, live
+        xp, _status, live, _config._default, _ndarray._cupy_ndarray = saved
+        _raw_types.clear()
+    return undo
+
+
+# --- classification: never import CuPy for it --------------------------------------
+
+_raw_types = {}
+
+
+def is_raw_gpu_array(x):
+    """True for a bare ``cupy.ndarray`` (not wrapped by xpshim)."""
+    t = type(x)
+    hit = _raw_types.get(t)
+    if hit is None:
+        cp = xp or sys.modules.get("cupy")
+        hit = cp is not None and isinstance(x, cp.ndarray)
+        _raw_types[t] = hit
+    return hit

@@ -1,0 +1,28 @@
+"""Find the user's own line: the first frame outside xpshim and the libraries it calls."""
+
+import os
+import sys
+
+_PKG_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+# Frames in these packages are passed over, so a warning raised while NumPy,
+# Pillow or Numba handles an xpshim array still names the line that called them.
+_SKIP = tuple(
+    os.sep + p + os.sep for p in ("numpy", "cupy", "cupyx", "numba", "PIL", "matplotlib", "pandas")
+) + ("<frozen ", "<string>")
+
+
+def user_frame(depth=2):
+    """Return (filename, lineno, module globals) of the nearest user frame."""
+    f = sys._getframe(depth)
+    first = f
+    while f is not None:
+        fn = f.f_code.co_filename
+        if not fn.startswith(_PKG_DIR) and not any(s in fn for s in _SKIP):
+            return fn, f.f_lineno, f.f_globals
+        f = f.f_back
+    return first.f_code.co_filename, first.f_lineno, first.f_globals
+
+
+def where(depth=3):
+    fn, line, _ = user_frame(depth)
+    return f"{fn}:{line}"

@@ -1,0 +1,110 @@
+"""Device and fallback policy: environment variables and per-thread overrides.
+
+Environment variables, read once at import:
+
+XPSHIM_DEVICE    auto | cpu | gpu   where new arrays are made (default auto)
+XPSHIM_FALLBACK  warn | silent | raise   what a host fallback does (default warn)
+XPSHIM_TRANSFERS count | warn        implicit copies are always counted; ``warn`` also warns
+XPSHIM_REPORT    path                write ``xpshim.stats()`` there as JSON at exit
+"""
+
+import contextlib
+import os
+import threading
+
+from ._errors import ConfigError
+
+DEVICES = ("auto", "cpu", "gpu")
+FALLBACKS = ("warn", "silent", "raise")
+TRANSFERS = ("count", "warn")
+
+
+def _read(var, valid, default):
+    raw = os.environ.get(var, "")
+    value = raw.strip().lower() or default
+    if value not in valid:
+        raise ConfigError(
+            f"{var}={raw!r} is not a valid value; use one of {', '.join(valid)} "
+            f"(or unset {var} for the default, {default!r})"
+        )
+    return value
+
+
+requested_device = _read("XPSHIM_DEVICE", DEVICES, "auto")
+fallback_policy = _read("XPSHIM_FALLBACK", FALLBACKS, "warn")
+transfer_policy = _read("XPSHIM_TRANSFERS", TRANSFERS, "count")
+report_path = os.environ.get("XPSHIM_REPORT") or None
+
+
+class _Local(threading.local):
+    device = None  # "cpu" | "gpu" | None (use the process default)
+
+
+_local = _Local()
+_default = None  # resolved process default, "cpu" or "gpu"
+
+
+def _resolve_default():
+    global _default
+    if _default is None:
+        from . import _backend
+
+        if requested_device == "cpu":
+            _default = "cpu"
+        elif requested_device == "gpu":
+            _backend.require_gpu("XPSHIM_DEVICE=gpu")
+            _default = "gpu"
+        else:
+            _default = "gpu" if _backend.gpu_status().usable else "cpu"
+    return _default
+
+
+def current_device():
+    """Where new arrays are made in this thread: ``"cpu"`` or ``"gpu"``."""
+    return _local.device or _default or _resolve_default()
+
+
+def why_device():
+    """One sentence saying why the current device was chosen."""
+    from . import _backend
+
+    if _local.device:
+        return f"set for this thread by xpshim.device({_local.device!r})"
+    dev = current_device()
+    if requested_device != "auto":
+        return f"forced by XPSHIM_DEVICE={requested_device}"
+    st = _backend.gpu_status()
+    if dev == "gpu":
+        return f"XPSHIM_DEVICE=auto and a CUDA device is usable ({st.reason})"
+    return f"XPSHIM_DEVICE=auto and no usable GPU: {st.reason}"
+
+
+@contextlib.contextmanager
+def device(name):
+    """Make new arrays on ``name`` ("cpu", "gpu" or "auto") in this thread.
+
+    Arrays that already exist stay where they are; a call runs where its
+    array arguments live, and on this device when it has none.
+
+    >>> import xpshim as np
+    >>> with np.device("cpu"):
+    ...     a = np.zeros(3)     # a NumPy array, whatever the default
+    """
+    name = str(name).lower()
+    if name not in DEVICES:
+        raise ConfigError(f"unknown device {name!r}; use one of {', '.join(DEVICES)}")
+    if name == "gpu":
+        from . import _backend
+
+        _backend.require_gpu('xpshim.device("gpu")')
+    resolved = None if name == "auto" else name
+    if name == "auto":
+        from . import _backend
+
+        resolved = "gpu" if _backend.gpu_status().usable else "cpu"
+    before = _local.device
+    _local.device = resolved
+    try:
+        yield resolved
+    finally:
+        _local.device = before

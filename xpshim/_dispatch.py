@@ -1,0 +1,392 @@
+"""Builds one wrapper per NumPy name: decide where the call runs, then run it there.
+
+Where a call runs: on the GPU if any argument is a GPU array; on the CPU if
+any is a NumPy array; otherwise on the current device (``xpshim.device``).
+Creation from data (``array``, ``asarray``, ...) always uses the current device.
+"""
+
+import functools
+import inspect
+
+import numpy
+
+from . import _backend, _config, _fallback, _signatures, _transfer
+from ._errors import OutOfMemoryError
+from ._ndarray import dev, host, ndarray, wrap
+from ._registry import ARRAY_PARAMS, METHOD_ARRAY_ARGS, NO_OP_KWARGS, SEQUENCE_PARAMS
+
+_MISSING = object()
+
+
+def locate(args, kwargs):
+    """'gpu' if a GPU array is among the arguments (one level into lists), 'cpu'
+    if a NumPy array is, else None."""
+    loc = None
+    for group in (args, kwargs.values()):
+        for a in group:
+            t = type(a)
+            if t is ndarray:
+                return "gpu"
+            if t is numpy.ndarray:
+                loc = "cpu"
+            elif t is list or t is tuple:
+                for b in a:
+                    tb = type(b)
+                    if tb is ndarray:
+                        return "gpu"
+                    if tb is numpy.ndarray:
+                        loc = "cpu"
+            elif _backend.is_raw_gpu_array(a):
+                return "gpu"
+    return loc
+
+
+def to_host_args(args, kwargs, reason):
+    """Host copies of every GPU array in the arguments (counted)."""
+    from ._fallback import _to_host
+
+    return [_to_host(a, reason) for a in args], {k: _to_host(v, reason) for k, v in kwargs.items()}
+
+
+def _array_like_params(npf):
+    """(positions, names, varargs) of npf's parameters that take array-likes."""
+    try:
+        sig = inspect.signature(npf)
+    except (TypeError, ValueError):
+        return (), frozenset(), False
+    pos, names, var = [], set(), False
+    for i, (n, p) in enumerate(sig.parameters.items()):
+        if p.kind is p.VAR_POSITIONAL:
+            var = n in SEQUENCE_PARAMS
+            break
+        if n in ARRAY_PARAMS or n in SEQUENCE_PARAMS:
+            names.add(n)
+            if p.kind is not p.KEYWORD_ONLY:
+                pos.append((i, n in SEQUENCE_PARAMS))
+    return tuple(pos), frozenset(names), var
+
+
+def _seq(v):
+    if type(v) is list or type(v) is tuple:
+        return type(v)(_arraylike(x) for x in v)
+    return _arraylike(v)
+
+
+def _arraylike(v):
+    t = type(v)
+    if t is ndarray:
+        return v._a
+    if t is numpy.ndarray or t is list or t is tuple:
+        return _transfer.to_device(v, "array-like argument")
+    return v
+
+
+def gpu_args(args, kwargs, spec):
+    """Arguments in CuPy's terms: GPU arrays unwrapped, host arrays and lists at
+    array-like parameters copied over (counted)."""
+    pos, names, var = spec
+    a = [dev(x) if type(x) is not list and type(x) is not tuple else x for x in args]
+    for i, is_seq in pos:
+        if i < len(a):
+            a[i] = _seq(args[i]) if is_seq else _arraylike(args[i])
+    if var:
+        start = pos[-1][0] + 1 if pos else 0
+        for i in range(start, len(a)):
+            a[i] = _arraylike(args[i])
+    # Sequences elsewhere may still hold arrays (e.g. concatenate's first argument).
+    for i, x in enumerate(a):
+        if type(x) is list or type(x) is tuple:
+            if any(type(v) is ndarray or type(v) is numpy.ndarray for v in x):
+                a[i] = type(x)(dev(v) for v in x)
+    kw = {}
+    for k, v in kwargs.items():
+        if k in names:
+            kw[k] = _seq(v) if k in SEQUENCE_PARAMS else _arraylike(v)
+        else:
+            kw[k] = dev(v)
+    return a, kw
+
+
+def call_gpu(f, args, kwargs):
+    """Call a CuPy function; turn an out-of-memory error into one that says what to do."""
+    try:
+        return f(*args, **kwargs)
+    except _backend.xp.cuda.memory.OutOfMemoryError as e:
+        raise OutOfMemoryError(
+            f"the GPU ran out of memory in {getattr(f, '__name__', f)}: {e}. Free GPU arrays "
+            "you no longer need (del x; xpshim.free_gpu_memory()), work on smaller pieces, "
+            "or run this part on the CPU (with xpshim.device('cpu'): ...)."
+        ) from e
+
+
+def _kwargs_gap(cpf, kwargs):
+    if not kwargs:
+        return ()
+    bad = _signatures.unsupported(cpf, kwargs)
+    return tuple(k for k in bad if NO_OP_KWARGS.get(k, _MISSING) is not kwargs[k])
+
+
+def _resolve_path(mod, path):
+    for part in path.split("."):
+        mod = getattr(mod, part, None)
+        if mod is None:
+            return None
+    return mod
+
+
+class Route:
+    """One routed NumPy callable: its NumPy function and where CuPy's is."""
+
+    __slots__ = ("name", "npf", "cupy_path", "spec", "_cpf")
+
+    def __init__(self, name, npf, cupy_path):
+        self.name, self.npf, self.cupy_path = name, npf, cupy_path
+        self.spec = _array_like_params(npf)
+        self._cpf = _MISSING
+
+    @property
+    def cpf(self):
+        if self._cpf is _MISSING:
+            self._cpf = _resolve_path(_backend.xp, self.cupy_path) if self.cupy_path else None
+        return self._cpf
+
+    def gpu(self, args, kwargs):
+        cpf = self.cpf
+        if cpf is None:
+            return _fallback.run(self.name, self.npf, args, kwargs, f"CuPy has no {self.cupy_path or self.name}")
+        gap = _kwargs_gap(cpf, kwargs)
+        if gap:
+            return _fallback.run(self.name, self.npf, args, kwargs,
+                                 f"CuPy's {self.cupy_path} takes no {', '.join(map(repr, gap))} argument")
+        a, kw = gpu_args(args, kwargs, self.spec)
+        return wrap(call_gpu(cpf, a, kw))
+
+    def cpu(self, args, kwargs):
+        if _backend.live and locate(args, kwargs) == "gpu":
+            args, kwargs = to_host_args(args, kwargs, "GPU array to a CPU-device call")
+        return self.npf(*args, **kwargs)
+
+
+def _describe(wrapper, modname, name, npf, where):
+    wrapper.__name__ = name
+    wrapper.__qualname__ = name
+    wrapper.__module__ = modname
+    wrapper.__wrapped__ = npf
+    wrapper.__doc__ = f"{modname}.{name}: {where}\n\n" + (getattr(npf, "__doc__", None) or "")
+    return wrapper
+
+
+def function(modname, name, npf, cupy_path, creation=False):
+    """The xpshim wrapper for one NumPy function."""
+    route = Route(f"{modname}.{name}", npf, cupy_path)
+
+    if creation:
+        def wrapper(*args, **kwargs):
+            if not _backend.live or _config.current_device() == "cpu":
+                return route.cpu(args, kwargs)
+            return route.gpu(args, kwargs)
+    else:
+        def wrapper(*args, **kwargs):
+            if not _backend.live:
+                return npf(*args, **kwargs)
+            loc = locate(args, kwargs) or _config.current_device()
+            if loc == "cpu":
+                return npf(*args, **kwargs)
+            return route.gpu(args, kwargs)
+
+    where = (f"runs cupy.{cupy_path} on GPU arrays" if cupy_path else
+             "has no GPU implementation: GPU arrays are copied to the host (a counted, warned fallback)")
+    return _describe(functools.update_wrapper(wrapper, npf, assigned=(), updated=()), modname, name, npf, where)
+
+
+# ------------------------------------------------------------------ ufuncs
+
+class ufunc:
+    """A NumPy ufunc that runs on the device of its inputs.
+
+    Calls, ``reduce``, ``accumulate``, ``outer``, ``at`` and ``reduceat`` run on
+    CuPy for GPU inputs where CuPy has them (reductions map to the equivalent
+    CuPy reduction), else on the host (a counted, warned fallback). Every
+    attribute (``nin``, ``types``, ``identity``, ...) is NumPy's.
+    """
+
+    __slots__ = ("_np", "_route", "__name__", "__qualname__", "__wrapped__", "__dict__", "__weakref__")
+
+    def __init__(self, npu, modname="xpshim"):
+        self._np = npu
+        self._route = Route(f"{modname}.{npu.__name__}", npu, npu.__name__)
+        self.__name__ = self.__qualname__ = npu.__name__
+        self.__module__ = modname
+        self.__wrapped__ = npu
+        self.__doc__ = f"{modname}.{npu.__name__}: a ufunc, runs cupy.{npu.__name__} on GPU arrays\n\n{npu.__doc__}"
+
+    def __call__(self, *args, **kwargs):
+        if not _backend.live:
+            return self._np(*args, **kwargs)
+        loc = locate(args, kwargs) or _config.current_device()
+        if loc == "cpu":
+            return self._np(*args, **kwargs)
+        r = self._route
+        cpf = r.cpf
+        if cpf is None:
+            return _fallback.run(r.name, self._np, args, kwargs, f"CuPy has no ufunc {self.__name__}")
+        out = kwargs.get("out")
+        if type(out) is tuple and len(out) == 1:
+            kwargs = dict(kwargs, out=out[0])
+        gap = [k for k in kwargs if k not in _signatures.UFUNC_KWARGS and NO_OP_KWARGS.get(k, _MISSING) is not kwargs[k]]
+        if gap:
+            return _fallback.run(r.name, self._np, args, kwargs,
+                                 f"CuPy's ufuncs take no {', '.join(map(repr, gap))} argument")
+        a = [_arraylike(x) for x in args]
+        kw = {k: dev(v) for k, v in kwargs.items()}
+        res = wrap(call_gpu(cpf, a, kw))
+        if out is not None:
+            return out if type(out) is not tuple or len(out) != 1 else out[0]
+        return res
+
+    def _method(self, method, table, args, kwargs):
+        npm = getattr(self._np, method)
+        if not _backend.live:
+            return npm(*args, **kwargs)
+        loc = locate(args, kwargs) or _config.current_device()
+        if loc == "cpu":
+            return npm(*args, **kwargs)
+        name = f"{self._route.name}.{method}"
+        via = table.get(self.__name__) if table else None
+        if via is not None and len(args) == 1:
+            f = getattr(_backend.xp, via)
+            kw = dict(kwargs)
+            kw.setdefault("axis", 0)  # ufunc.reduce and .accumulate default to axis 0
+            if not _kwargs_gap(f, kw):
+                return wrap(call_gpu(f, [_arraylike(args[0])], {k: dev(v) for k, v in kw.items()}))
+        if method == "outer" or (method == "at" and self.__name__ in _AT_SUPPORTED):
+            cm = getattr(self._route.cpf, method, None)
+            if cm is not None and not kwargs:
+                return wrap(call_gpu(cm, [_arraylike(x) for x in args], {}))
+        return _fallback.run(name, npm, args, kwargs, f"CuPy has no {self.__name__}.{method}",
+                             writeback_first=(method == "at"))
+
+    def reduce(self, *args, **kwargs):
+        from ._registry import UFUNC_REDUCE
+        return self._method("reduce", UFUNC_REDUCE, args, kwargs)
+
+    def accumulate(self, *args, **kwargs):
+        from ._registry import UFUNC_ACCUMULATE
+        return self._method("accumulate", UFUNC_ACCUMULATE, args, kwargs)
+
+    def reduceat(self, *args, **kwargs):
+        return self._method("reduceat", None, args, kwargs)
+
+    def outer(self, *args, **kwargs):
+        return self._method("outer", None, args, kwargs)
+
+    def at(self, *args, **kwargs):
+        return self._method("at", None, args, kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self._np, name)
+
+    def __repr__(self):
+        return f"<xpshim ufunc '{self.__name__}'>"
+
+    def __reduce__(self):
+        return self.__name__  # pickled by name, like NumPy's ufuncs
+
+    def __eq__(self, other):
+        return other is self or other is self._np
+
+    def __hash__(self):
+        return hash(self._np)
+
+
+# cupy.ufunc.at is implemented for these only (cupy/_core/_kernel.pyx: ufunc.at).
+_AT_SUPPORTED = frozenset({"add", "subtract", "maximum", "minimum", "bitwise_and", "bitwise_or", "bitwise_xor"})
+
+
+# ------------------------------------------------------------------ methods
+
+def method(name):
+    """An ndarray method for GPU arrays: CuPy's method if it has one that takes
+    the given keywords, else NumPy's on a host copy (counted, warned)."""
+    npm = getattr(numpy.ndarray, name)
+    arrays = METHOD_ARRAY_ARGS.get(name, {})
+
+    def m(self, *args, **kwargs):
+        cm = getattr(self._a, name, None)
+        if cm is None:
+            return _fallback.run_method(self, name, args, kwargs, f"cupy.ndarray has no {name}()")
+        gap = _kwargs_gap(getattr(type(self._a), name), kwargs)
+        if gap:
+            return _fallback.run_method(self, name, args, kwargs,
+                                        f"cupy.ndarray.{name}() takes no {', '.join(map(repr, gap))} argument")
+        if arrays:
+            args = [_arraylike(x) if i in arrays.values() else dev(x) for i, x in enumerate(args)]
+            kwargs = {k: _arraylike(v) if k in arrays else dev(v) for k, v in kwargs.items()}
+        else:
+            args = [dev(x) for x in args]
+            kwargs = {k: dev(v) for k, v in kwargs.items()} if kwargs else kwargs
+        return wrap(call_gpu(cm, args, kwargs))
+
+    m.__name__ = m.__qualname__ = name
+    m.__qualname__ = f"ndarray.{name}"
+    m.__module__ = "xpshim"
+    m.__wrapped__ = npm
+    m.__doc__ = f"ndarray.{name} on the GPU (cupy.ndarray.{name}; NumPy's on a host copy where CuPy lacks it)\n\n{npm.__doc__}"
+    return m
+
+
+def install_methods():
+    """Give xpshim.ndarray every public numpy.ndarray method it does not define itself."""
+    for name in dir(numpy.ndarray):
+        if name.startswith("_") or name in ndarray.__dict__:
+            continue
+        if callable(getattr(numpy.ndarray, name)):
+            setattr(ndarray, name, method(name))
+
+
+install_methods()
+
+
+# ------------------------------------------------------------------ objects
+
+class GpuObject:
+    """A CuPy object that is not an array (a random Generator, say), made to hand
+    back xpshim arrays. Methods CuPy lacks run on ``host_twin`` (counted, warned)."""
+
+    __slots__ = ("_obj", "_twin", "_label")
+
+    def __init__(self, obj, host_twin, label):
+        self._obj, self._twin, self._label = obj, host_twin, label
+
+    def __getattr__(self, name):
+        c = getattr(self._obj, name, None)
+        if c is None and self._twin is not None and hasattr(self._twin, name):
+            h = getattr(self._twin, name)
+            if not callable(h):
+                return h
+
+            def on_host(*args, **kwargs):
+                return _fallback.run(f"{self._label}.{name}", h, args, kwargs, f"CuPy's {self._label} has no {name}")
+            return on_host
+        if c is None:
+            raise AttributeError(f"{self._label} has no attribute {name!r}")
+        if not callable(c):
+            return wrap(c)
+
+        def on_gpu(*args, **kwargs):
+            a, kw = gpu_args(args, kwargs, ((), ARRAY_PARAMS, False))
+            return wrap(call_gpu(c, a, kw))
+        on_gpu.__name__ = name
+        return on_gpu
+
+    def __repr__(self):
+        return f"<{self._label} on the GPU>"
+
+
+def asnumpy(x):
+    """A NumPy array with the data of ``x``: GPU arrays are copied (counted), the rest as numpy.asarray."""
+    if type(x) is ndarray:
+        return host(x, "asnumpy")
+    if _backend.is_raw_gpu_array(x):
+        return _transfer.to_host(x, "asnumpy")
+    return numpy.asarray(x)

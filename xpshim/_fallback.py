@@ -1,0 +1,103 @@
+"""The visible host fallback: move in, run NumPy, move back, record it, warn by policy.
+
+Only listed gaps come here (a name, method or keyword CuPy lacks); an error
+raised by CuPy on a supported call reaches the user and is never retried.
+"""
+
+import warnings
+
+import numpy
+
+from . import _callsite, _config, _transfer
+from ._errors import FallbackError, FallbackWarning
+from ._ndarray import host, ndarray, wrap
+
+_warned = set()
+
+
+def _to_host(x, reason):
+    t = type(x)
+    if t is ndarray:
+        return host(x, reason)
+    if t is list or t is tuple:
+        if any(type(v) is ndarray for v in x):
+            return t(_to_host(v, reason) for v in x)
+    return x
+
+
+def _to_device(r):
+    if type(r) is numpy.ndarray:
+        return wrap(_transfer.to_device(r, "fallback result"))
+    if type(r) is tuple or type(r) is list:
+        return type(r)(map(_to_device, r))
+    if isinstance(r, tuple) and hasattr(r, "_fields"):
+        return type(r)(*map(_to_device, r))
+    return r
+
+
+def announce(name, reason):
+    """Apply the policy: raise, or warn once per name and user line, and count it."""
+    fn, line, glb = _callsite.user_frame(3)
+    _transfer.record_fallback(name, f"{fn}:{line}")
+    policy = _config.fallback_policy
+    if policy == "raise":
+        raise FallbackError(
+            f"{name} has no GPU implementation here ({reason}), and XPSHIM_FALLBACK=raise "
+            "forbids running it on the host. Unset XPSHIM_FALLBACK (or set it to warn) to allow "
+            "the host run, or pass host data (xpshim.asnumpy(x)) to run NumPy on purpose."
+        )
+    if policy == "warn" and (name, fn, line) not in _warned:
+        _warned.add((name, fn, line))
+        warnings.warn_explicit(
+            f"{name} ran on the host with NumPy: {reason}. Its GPU inputs were copied to the "
+            "host and its array results back (see xpshim.stats()); set XPSHIM_FALLBACK=silent "
+            "to hide this or =raise to forbid it.",
+            FallbackWarning, fn, line, module=glb.get("__name__", "__main__"),
+            registry=glb.setdefault("__warningregistry__", {}),
+        )
+
+
+def run(name, npf, args, kwargs, reason, writeback_first=False):
+    """Run NumPy's ``npf`` on host copies of GPU arguments; return device results.
+
+    ``out=`` arrays, and the first argument when ``writeback_first`` (``ufunc.at``
+    works in place), are written back to the device.
+    """
+    announce(name, reason)
+    out = kwargs.get("out")
+    hargs = [_to_host(a, "fallback argument") for a in args]
+    hkw = {k: _to_host(v, "fallback argument") for k, v in kwargs.items()}
+    r = npf(*hargs, **hkw)
+    if writeback_first and args and type(args[0]) is ndarray:
+        _write_back(args[0], hargs[0])
+    if out is not None:
+        _write_back(out, hkw["out"])
+        if r is hkw["out"] or (type(r) is tuple and type(out) is tuple):
+            return out
+    return _to_device(r)
+
+
+def _write_back(dev_out, host_out):
+    if type(dev_out) is ndarray:
+        dev_out._a[...] = _transfer.to_device(host_out, "fallback out=")
+    elif type(dev_out) is tuple:
+        for d, h in zip(dev_out, host_out):
+            _write_back(d, h)
+
+
+def run_method(self, name, args, kwargs, reason):
+    """Run ``numpy.ndarray.<name>`` on a host copy of ``self``; write back if it mutates."""
+    from ._registry import MUTATING_METHODS
+
+    announce(f"ndarray.{name}", reason)
+    h = host(self, "fallback self")
+    hargs = [_to_host(a, "fallback argument") for a in args]
+    hkw = {k: _to_host(v, "fallback argument") for k, v in kwargs.items()}
+    r = getattr(h, name)(*hargs, **hkw)
+    if name in MUTATING_METHODS:
+        back = _transfer.to_device(h, "fallback write-back")
+        if back.shape == self._a.shape and back.dtype == self._a.dtype:
+            self._a[...] = back  # in place, so views of self see it too
+        else:
+            self._a = back  # resize(): NumPy too refuses it when views exist
+    return _to_device(r)

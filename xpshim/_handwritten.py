@@ -1,0 +1,121 @@
+"""The few names that need more than "same name, same arguments"."""
+
+import numpy
+
+from . import _backend, _config, _transfer
+from ._dispatch import GpuObject, asnumpy, call_gpu
+from ._ndarray import ndarray, wrap
+
+
+def _creation(name):
+    npf = getattr(numpy, name)
+
+    def f(a, dtype=None, *args, **kwargs):
+        if not _backend.live or _config.current_device() == "cpu":
+            if type(a) is ndarray:
+                a = _transfer.to_host(a._a, f"{name} on the CPU device")
+            return npf(a, dtype, *args, **kwargs)
+        xp = _backend.xp
+        if type(a) is ndarray or _backend.is_raw_gpu_array(a):
+            raw = a._a if type(a) is ndarray else a
+            r = call_gpu(getattr(xp, name), [raw, dtype, *args], kwargs)
+            return a if r is raw and type(a) is ndarray else wrap(r)
+        # Host data (lists, NumPy arrays, PIL images, ...): NumPy reads it, one counted copy moves it.
+        kwargs.pop("like", None)
+        h = npf(a, dtype, *args, **kwargs)
+        return wrap(_transfer.to_device(h, name))
+
+    f.__name__ = f.__qualname__ = name
+    f.__module__ = "xpshim"
+    f.__wrapped__ = npf
+    f.__doc__ = (f"xpshim.{name}: makes the array on the current device (xpshim.get_device()); "
+                 f"host data is read by NumPy and copied over once (counted)\n\n{npf.__doc__}")
+    return f
+
+
+def to_device(x, device=None):
+    """Copy ``x`` to ``device`` ("gpu" or "cpu"; default the current device).
+
+    GPU arrays asked for on "gpu", and NumPy arrays asked for on "cpu", come
+    back unchanged; every real move is counted in ``xpshim.stats()``.
+    """
+    device = device or _config.current_device()
+    if device == "cpu":
+        return asnumpy(x)
+    if device != "gpu":
+        raise ValueError(f"unknown device {device!r}; use 'cpu' or 'gpu'")
+    _backend.require_gpu("xpshim.to_device(x, 'gpu')")
+    if type(x) is ndarray:
+        return x
+    if _backend.is_raw_gpu_array(x):
+        return wrap(x)
+    return wrap(_transfer.to_device(x, "to_device"))
+
+
+def get_device(x=None):
+    """The device of array ``x`` ("gpu" or "cpu"), or with no argument the current device."""
+    if x is None:
+        return _config.current_device()
+    return "gpu" if type(x) is ndarray or _backend.is_raw_gpu_array(x) else "cpu"
+
+
+def get_array_module(*args):
+    """``cupy`` if any argument is a GPU array, else ``numpy`` (as cupy.get_array_module)."""
+    for a in args:
+        if type(a) is ndarray or _backend.is_raw_gpu_array(a):
+            return _backend.xp
+    return numpy
+
+
+def from_dlpack(x, /, *, device=None, copy=None):
+    """Share memory with any DLPack exporter (torch, CuPy, JAX, NumPy): no copy where possible."""
+    dev_type = x.__dlpack_device__()[0] if hasattr(x, "__dlpack_device__") else 1
+    if dev_type == 1:  # kDLCPU
+        return numpy.from_dlpack(x, device=device, copy=copy)
+    xp = _backend.require_gpu("xpshim.from_dlpack of a GPU tensor")
+    return wrap(xp.from_dlpack(x))
+
+
+def free_gpu_memory():
+    """Return CuPy's cached, unused GPU memory blocks to the driver."""
+    if _backend.xp is not None:
+        _backend.xp.get_default_memory_pool().free_all_blocks()
+        _backend.xp.get_default_pinned_memory_pool().free_all_blocks()
+
+
+# -- random: the global seed and Generators ----------------------------------
+
+def seed(seed=None):
+    """Seed NumPy's global generator and, when the GPU is in use, CuPy's.
+
+    The two produce different streams: the same seed gives reproducible runs
+    on each device, not the same numbers on both.
+    """
+    numpy.random.seed(seed)
+    if _backend.live:
+        _backend.xp.random.seed(seed)
+
+
+def default_rng(seed=None):
+    """A random Generator on the current device (NumPy's on the CPU).
+
+    On the GPU it is CuPy's Generator; methods CuPy lacks run on a NumPy
+    Generator seeded the same way (a counted, warned host fallback).
+    """
+    if not _backend.live or _config.current_device() == "cpu":
+        return numpy.random.default_rng(seed)
+    xp = _backend.xp
+    return GpuObject(xp.random.default_rng(seed), numpy.random.default_rng(seed), "random.Generator")
+
+
+# (module, name) -> object, used by _namespace before the routing default.
+TABLE = {
+    **{("xpshim", n): _creation(n) for n in ("array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray")},
+    ("xpshim", "ndarray"): ndarray,
+    ("xpshim", "from_dlpack"): from_dlpack,
+    ("xpshim.random", "seed"): seed,
+    ("xpshim.random", "default_rng"): default_rng,
+}
+for (_m, _n), _f in TABLE.items():
+    if callable(_f) and not isinstance(_f, type):
+        _f.__module__ = _m

@@ -1,0 +1,80 @@
+"""The text of ``python -m xpshim info``."""
+
+import importlib.metadata as md
+import platform
+import sys
+
+
+def _version(dist):
+    try:
+        return md.version(dist)
+    except md.PackageNotFoundError:
+        return None
+
+
+def _cupy_dist():
+    for d in ("cupy-cuda13x", "cupy-cuda12x", "cupy-cuda11x", "cupy"):
+        v = _version(d)
+        if v:
+            return f"{v} ({d})"
+    return "not installed"
+
+
+def numba_cuda_problem():
+    """Why Numba's CUDA target cannot be used here, or None (imports it)."""
+    try:
+        from numba import cuda
+
+        if not cuda.is_available():
+            return "numba.cuda sees no usable GPU"
+
+        @cuda.jit
+        def _probe(x):  # compiling one kernel is what fails on broken installs
+            x[0] = 1.0
+
+        import numpy
+
+        buf = cuda.to_device(numpy.zeros(1))
+        _probe[1, 1](buf)
+        return None if buf.copy_to_host()[0] == 1.0 else "a probe kernel ran but wrote nothing"
+    except Exception as e:  # any failure is reported, not raised
+        return f"{type(e).__name__}: {e}"
+
+
+def report():
+    import numpy
+
+    import xpshim
+    from . import _backend, _config, _numba
+
+    lines = ["xpshim " + xpshim.__version__]
+    lines.append(f"  device        {_config.current_device()}  ({_config.why_device()})")
+    lines.append(f"  XPSHIM_DEVICE={_config.requested_device}  XPSHIM_FALLBACK={_config.fallback_policy}  "
+                 f"XPSHIM_TRANSFERS={_config.transfer_policy}  XPSHIM_REPORT={_config.report_path or '-'}")
+    lines.append(f"  python        {platform.python_version()} ({sys.executable})")
+    lines.append(f"  numpy         {numpy.__version__}")
+    lines.append(f"  cupy          {_cupy_dist()}")
+    lines.append(f"  numba         {_version('numba') or 'not installed'}; numba-cuda {_version('numba-cuda') or '-'}")
+    st = _backend.gpu_status()
+    problems = []
+    if st.usable:
+        cp = _backend.xp
+        rt = cp.cuda.runtime
+        drv, rtv = rt.driverGetVersion(), rt.runtimeGetVersion()
+        lines.append(f"  CUDA          driver {drv // 1000}.{drv % 1000 // 10}, runtime {rtv // 1000}.{rtv % 1000 // 10}")
+        for i in range(st.device_count):
+            p = rt.getDeviceProperties(i)
+            name = p["name"].decode() if isinstance(p["name"], bytes) else p["name"]
+            free, total = cp.cuda.Device(i).mem_info if i == 0 else (None, p["totalGlobalMem"])
+            mem = f"{total / 2**30:.1f} GiB" + (f", {free / 2**30:.1f} GiB free" if free is not None else "")
+            lines.append(f"  GPU {i}         {name}, {mem}, compute capability {p['major']}.{p['minor']}")
+        prob = numba_cuda_problem()
+        if prob:
+            problems.append(f"Numba's CUDA target is unusable ({prob}); xpshim's Numba kernels are off "
+                            "and the functions they serve run on CuPy or on the host")
+    else:
+        lines.append(f"  GPU           none usable: {st.reason}")
+    lines.append(f"  numba @jit    {_numba.status()}")
+    lines.append("  known problems: " + ("none detected" if not problems else ""))
+    lines += [f"    - {p}" for p in problems]
+    return "\n".join(lines)

@@ -1,0 +1,114 @@
+"""NumPy's names, resolved once and cached: top level and every submodule.
+
+``resolve(modname, name)`` decides what ``xpshim[.sub].name`` is, in order:
+1. a hand-written object (``_handwritten.TABLE``);
+2. a submodule: routed (``_registry.ROUTED_MODULES``) or NumPy's own;
+3. NumPy's own object for types, dtypes, constants and ``_registry.NUMPY_OWN``;
+4. a ufunc wrapper for NumPy ufuncs;
+5. a routed function wrapper (``_dispatch.function``) for every other callable.
+"""
+
+import importlib
+import sys
+import types
+import warnings
+
+import numpy
+
+from . import _dispatch, _handwritten
+from ._registry import NUMPY_MODULES, NUMPY_OWN, ROUTED_MODULES
+
+_ufuncs = {}  # numpy ufunc -> xpshim ufunc
+
+
+def ufunc_for(npu):
+    u = _ufuncs.get(npu)
+    if u is None and isinstance(npu, numpy.ufunc) and hasattr(numpy, npu.__name__):
+        u = _ufuncs[npu] = _dispatch.ufunc(npu)
+    return u
+
+
+def _numpy_module(sub):
+    mod = numpy
+    for part in sub.split(".") if sub else ():
+        nxt = getattr(mod, part, None)
+        mod = nxt if isinstance(nxt, types.ModuleType) else importlib.import_module(f"{mod.__name__}.{part}")
+    return mod
+
+
+def resolve(sub, name):
+    """The xpshim object for ``numpy[.sub].name``; AttributeError if NumPy has none."""
+    modname = "xpshim." + sub if sub else "xpshim"
+    hand = _handwritten.TABLE.get((modname, name))
+    if hand is not None:
+        return hand
+    child = f"{sub}.{name}" if sub else name
+    npmod = _numpy_module(sub)
+    if child in ROUTED_MODULES:
+        return routed_module(child)
+    obj = getattr(npmod, name)  # raises AttributeError as NumPy would
+    if isinstance(obj, types.ModuleType):
+        return obj  # a NumPy submodule not routed: NumPy's own
+    if name in NUMPY_OWN or isinstance(obj, type) or not callable(obj):
+        return obj
+    if isinstance(obj, numpy.ufunc):
+        return ufunc_for(obj) or _dispatch.ufunc(obj, modname)
+    if not sub:
+        cupy_path = name
+    elif ROUTED_MODULES[sub] is None:
+        cupy_path = None  # CuPy has no such module
+    else:
+        cupy_path = f"{ROUTED_MODULES[sub]}.{name}"
+    return _dispatch.function(modname, name, obj, cupy_path)
+
+
+def public_names(sub):
+    npmod = _numpy_module(sub)
+    names = getattr(npmod, "__all__", None) or [n for n in dir(npmod) if not n.startswith("_")]
+    return sorted(set(names) | {n for n in dir(npmod) if not n.startswith("_")})
+
+
+class RoutedModule(types.ModuleType):
+    """``xpshim.linalg`` and friends: NumPy's submodule, each name routed."""
+
+    def __init__(self, sub):
+        super().__init__("xpshim." + sub)
+        self._sub = sub
+        npmod = _numpy_module(sub)
+        self.__doc__ = f"xpshim.{sub}: numpy.{sub}, routed to cupy.{ROUTED_MODULES[sub]} on GPU arrays\n\n{npmod.__doc__ or ''}"
+        self.__all__ = [n for n in getattr(npmod, "__all__", public_names(sub))]
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        obj = resolve(self._sub, name)
+        setattr(self, name, obj)
+        return obj
+
+    def __dir__(self):
+        return sorted(set(public_names(self._sub)) | set(self.__dict__))
+
+
+def routed_module(sub):
+    full = "xpshim." + sub
+    mod = sys.modules.get(full)
+    if mod is None:
+        mod = sys.modules[full] = RoutedModule(sub)
+        parent, _, leaf = sub.rpartition(".")
+        if parent:
+            setattr(routed_module(parent), leaf, mod)
+    return mod
+
+
+def register_submodules():
+    """Make every routed and NumPy-own submodule importable (``import xpshim.linalg``)."""
+    for sub in ROUTED_MODULES:
+        routed_module(sub)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # numpy.core and numpy.matlib warn on import
+        for sub in NUMPY_MODULES:
+            try:
+                mod = importlib.import_module("numpy." + sub)
+            except ImportError:  # not in every NumPy version
+                continue
+            sys.modules.setdefault("xpshim." + sub, mod)

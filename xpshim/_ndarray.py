@@ -1,0 +1,508 @@
+"""The GPU-side array type, and what it promises to host code.
+
+An ``xpshim.ndarray`` on the GPU holds one CuPy array (``_a``) and nothing
+else: no host copy, no staleness flags. On the CPU xpshim hands out plain
+``numpy.ndarray`` objects; ``isinstance(x, xpshim.ndarray)`` is true for both.
+
+Host code gets the data through the usual protocols (``__array__``, the buffer
+protocol on Python 3.12+, ``__array_interface__``, ``tobytes``), and every such
+copy is counted in ``xpshim.stats()``. Device code gets it without a copy
+(``__cuda_array_interface__``, ``__dlpack__``).
+"""
+
+import operator
+import sys
+
+import numpy
+
+from . import _backend, _transfer
+
+_new = object.__new__
+
+
+class _NdarrayMeta(type):
+    # NumPy arrays are xpshim arrays too: code that checks
+    # isinstance(x, np.ndarray) keeps working on either device.
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, numpy.ndarray) or type.__instancecheck__(cls, obj)
+
+    def __subclasscheck__(cls, sub):
+        return issubclass(sub, numpy.ndarray) or type.__subclasscheck__(cls, sub)
+
+
+def wrap(r):
+    """Wrap CuPy arrays in a result (array, tuple, list) as xpshim arrays."""
+    t = type(r)
+    if t is _cupy_ndarray:
+        o = _new(ndarray)
+        o._a = r
+        return o
+    if t is tuple or t is list:
+        return t(map(wrap, r))
+    if _backend.is_raw_gpu_array(r):
+        o = _new(ndarray)
+        o._a = r
+        return o
+    if isinstance(r, tuple) and hasattr(r, "_fields"):  # a namedtuple
+        return t(*map(wrap, r))
+    return r
+
+
+_cupy_ndarray = None  # cupy.ndarray once the backend is live (set by _bind_cupy)
+
+
+def _bind_cupy():
+    global _cupy_ndarray
+    _cupy_ndarray = _backend.xp.ndarray
+
+
+_SCALARS = (int, float, complex, bool)
+
+
+def dev(x, reason="NumPy array argument"):
+    """The device form of one argument: CuPy arrays stay, host arrays move (counted)."""
+    t = type(x)
+    if t is ndarray:
+        return x._a
+    if t is numpy.ndarray:
+        return _transfer.to_device(x, reason)
+    return x
+
+
+def operand(x):
+    """Right-hand side of an operator: GPU array, scalar, or host data moved over."""
+    t = type(x)
+    if t is ndarray:
+        return x._a
+    if t in _SCALARS or t is _cupy_ndarray:
+        return x
+    if t is numpy.ndarray or t is list or t is tuple:
+        return _transfer.to_device(x, "operand")
+    if isinstance(x, numpy.generic):
+        return x
+    if _backend.is_raw_gpu_array(x):
+        return x
+    return NotImplemented
+
+
+def host(x, reason):
+    """A NumPy copy of a GPU array (counted)."""
+    return _transfer.to_host(x._a, reason)
+
+
+# ---------------------------------------------------------------- indexing
+
+def _check_bounds(idx, n, axis):
+    # CuPy wraps out-of-bounds integer indices; NumPy raises. One fused
+    # reduction and one sync tell us which case we are in.
+    if idx.size == 0 or idx.dtype.kind not in "iu":
+        return
+    xp = _backend.xp
+    if bool(xp.logical_or(idx < -n, idx >= n).any()):
+        bad = int(idx[xp.logical_or(idx < -n, idx >= n)][0])
+        raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {n}")
+
+
+def _index(self, key):
+    """Translate an index for CuPy: host index arrays move over (counted), and
+    integer-array components are bounds-checked as NumPy does."""
+    if type(key) is not tuple:
+        key = (key,)
+    shape = self._a.shape
+    out = []
+    axis = 0
+    for i, k in enumerate(key):
+        t = type(k)
+        if k is None:
+            out.append(k)
+            continue
+        if k is Ellipsis:
+            rest = sum(_axes_used(kk) for kk in key[i + 1 :])
+            axis = len(shape) - rest
+            out.append(k)
+            continue
+        if t is list or t is numpy.ndarray:
+            k = numpy.asarray(k)
+            if k.dtype.kind in "iu" and axis < len(shape) and k.size:
+                n = shape[axis]
+                lo, hi = int(k.min()), int(k.max())
+                if lo < -n or hi >= n:
+                    bad = hi if hi >= n else lo
+                    raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {n}")
+            k = _transfer.to_device(k, "index array")
+        elif t is ndarray:
+            k = k._a
+            if k.dtype.kind in "iu" and axis < len(shape):
+                _check_bounds(k, shape[axis], axis)
+        out.append(k)
+        axis += _axes_used(k)
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def _axes_used(k):
+    """How many axes of the indexed array one index component consumes."""
+    if k is None or k is Ellipsis:
+        return 0
+    dt = getattr(k, "dtype", None)
+    if dt is not None and dt.kind == "b":
+        return k.ndim  # a boolean mask consumes as many axes as it has
+    return 1
+
+
+def _value(v):
+    t = type(v)
+    if t is ndarray:
+        return v._a
+    if t is numpy.ndarray or t is list or t is tuple:
+        return _transfer.to_device(v, "assigned value")
+    return v
+
+
+# ---------------------------------------------------------------- the class
+
+class ndarray(metaclass=_NdarrayMeta):
+    """An N-dimensional array on the GPU, behaving as ``numpy.ndarray`` does.
+
+    Made by xpshim's functions when the current device is the GPU; wraps one
+    ``cupy.ndarray`` (``x.get()`` or ``xpshim.asnumpy(x)`` copies it to the
+    host, ``cupy.asarray(x)`` or ``x.__cuda_array_interface__`` shares it).
+    ``xpshim.ndarray(shape, dtype)`` makes an empty array on the current
+    device, as ``numpy.ndarray(shape, dtype)`` does.
+    """
+
+    __slots__ = ("_a", "__weakref__")
+    __array_priority__ = 100.0
+    __hash__ = None
+
+    def __new__(cls, shape, dtype=float, buffer=None, offset=0, strides=None, order=None):
+        from . import _config
+
+        if _config.current_device() == "cpu" or buffer is not None:
+            return numpy.ndarray(shape, dtype, buffer, offset, strides, order)
+        xp = _backend.require_gpu("xpshim.ndarray")
+        return wrap(xp.ndarray(shape, dtype, strides=strides, order=order or "C"))
+
+    # -- attributes ------------------------------------------------------
+    shape = property(lambda s: s._a.shape, lambda s, v: setattr(s._a, "shape", v),
+                     doc="Tuple of array dimensions.")
+    dtype = property(lambda s: s._a.dtype, doc="Data type of the elements (a numpy.dtype).")
+    ndim = property(lambda s: s._a.ndim, doc="Number of dimensions.")
+    size = property(lambda s: s._a.size, doc="Number of elements.")
+    itemsize = property(lambda s: s._a.itemsize, doc="Bytes per element.")
+    nbytes = property(lambda s: s._a.nbytes, doc="Bytes of all elements.")
+    strides = property(lambda s: s._a.strides, doc="Bytes to step in each dimension.")
+    flags = property(lambda s: s._a.flags, doc="Memory layout flags (CuPy's Flags object).")
+    data = property(lambda s: s._a.data, doc="The device memory pointer (cupy.cuda.MemoryPointer).")
+    device = property(lambda s: s._a.device, doc="The CUDA device holding the data.")
+    T = property(lambda s: wrap(s._a.T), doc="Transposed view.")
+    mT = property(lambda s: wrap(s._a.mT), doc="Matrix-transposed view (last two axes).")
+    base = property(lambda s: None if s._a.base is None else wrap(s._a.base), doc="The array this is a view of.")
+
+    @property
+    def real(self):
+        """Real part (a view for complex arrays)."""
+        return wrap(self._a.real)
+
+    @real.setter
+    def real(self, v):
+        self._a.real = _value(v)
+
+    @property
+    def imag(self):
+        """Imaginary part."""
+        return wrap(self._a.imag)
+
+    @imag.setter
+    def imag(self, v):
+        self._a.imag = _value(v)
+
+    @property
+    def flat(self):
+        """A flat iterator view (CuPy's flatiter; supports indexing and assignment)."""
+        return _Flat(self)
+
+    @property
+    def ctypes(self):
+        raise AttributeError(
+            "ndarray.ctypes: a GPU array has no host pointer; use "
+            "x.__cuda_array_interface__['data'][0] for the device pointer, or xpshim.asnumpy(x).ctypes"
+        )
+
+    # -- interop: device, zero-copy --------------------------------------
+    @property
+    def __cuda_array_interface__(self):
+        return self._a.__cuda_array_interface__
+
+    def __dlpack__(self, *args, **kwargs):
+        return self._a.__dlpack__(*args, **kwargs)
+
+    def __dlpack_device__(self):
+        return self._a.__dlpack_device__()
+
+    def __cupy_get_ndarray__(self):
+        # CuPy's hook for foreign array-likes: cupy.asarray(x) shares the memory.
+        return self._a
+
+    # -- interop: host, each a counted copy -------------------------------
+    def get(self, stream=None, order="C", out=None, blocking=True):
+        """Copy to a new ``numpy.ndarray`` on the host (counted in ``xpshim.stats()``)."""
+        if out is not None or stream is not None:
+            _transfer._record("device_to_host", self._a.nbytes, "get")
+            return self._a.get(stream=stream, order=order, out=out, blocking=blocking)
+        return _transfer.to_host(self._a, "get()")
+
+    def __array__(self, dtype=None, copy=None):
+        if copy is False:
+            raise ValueError(
+                "a GPU array cannot be turned into a NumPy array without a copy; "
+                "use xpshim.asnumpy(x) (or copy=None/True)"
+            )
+        h = host(self, "numpy.asarray")
+        return h if dtype is None else h.astype(dtype, copy=False)
+
+    if sys.version_info >= (3, 12):
+        def __buffer__(self, flags):
+            return memoryview(host(self, "buffer protocol"))
+
+    @property
+    def __array_interface__(self):
+        # Pillow reads shape/typestr/strides here and, with strides given,
+        # takes the bytes from tobytes(): one counted copy. On 3.12+ NumPy uses
+        # the buffer protocol above first; on 3.11 it needs 'data' here.
+        a = self._a
+        strides = _c_strides(a.shape, a.itemsize)
+        d = {"shape": a.shape, "typestr": a.dtype.str, "descr": a.dtype.descr,
+             "strides": strides, "version": 3}
+        if sys.version_info < (3, 12):
+            d["data"] = host(self, "__array_interface__")
+        return d
+
+    def tobytes(self, order="C"):
+        """Copy the data to host ``bytes`` (counted)."""
+        return host(self, "tobytes").tobytes(order)
+
+    def tolist(self):
+        """Copy to nested Python lists of Python scalars (counted)."""
+        return host(self, "tolist").tolist()
+
+    def item(self, *args):
+        """Copy one element to a Python scalar (counted)."""
+        if args:
+            # item(i) indexes the flattened array; item(i, j, ...) one element
+            idx = numpy.unravel_index(args[0], self._a.shape) if len(args) == 1 else args
+            return wrap(self._a[tuple(idx)]).item()
+        if self._a.size != 1:
+            return numpy.empty(self._a.shape, self._a.dtype).item()  # NumPy's own error
+        return host(self, "item()").item()
+
+    def tofile(self, fid, sep="", format="%s"):
+        host(self, "tofile").tofile(fid, sep, format)
+
+    def dump(self, file):
+        host(self, "dump").dump(file)
+
+    def dumps(self):
+        return host(self, "dumps").dumps()
+
+    def __reduce__(self):
+        # Pickled as NumPy data; unpickled onto the device current at load time.
+        return (_unpickle, (host(self, "pickle"),))
+
+    def __copy__(self):
+        return wrap(self._a.copy())
+
+    def __deepcopy__(self, memo):
+        return wrap(self._a.copy())
+
+    def copy(self, order="C"):
+        """A copy on the same device."""
+        return wrap(self._a.copy(order))
+
+    # -- Python protocol -------------------------------------------------
+    def __repr__(self):
+        return repr(host(self, "repr"))
+
+    def __str__(self):
+        return str(host(self, "str"))
+
+    def __format__(self, spec):
+        return format(host(self, "format"), spec)
+
+    def __len__(self):
+        return len(self._a)
+
+    def __iter__(self):
+        if self._a.ndim == 0:
+            raise TypeError("iteration over a 0-d array")
+        return map(wrap, self._a)
+
+    def __contains__(self, v):
+        return bool(self._a == operand(v)) if self._a.ndim == 0 else bool((self._a == operand(v)).any())
+
+    def __bool__(self):
+        if self._a.size != 1:
+            return bool(numpy.empty(self._a.shape, bool))  # NumPy's own error
+        return bool(host(self, "bool()"))
+
+    def __int__(self):
+        if self._a.size != 1:
+            return int(numpy.empty(self._a.shape))
+        return int(host(self, "int()"))
+
+    def __float__(self):
+        if self._a.size != 1:
+            return float(numpy.empty(self._a.shape))
+        return float(host(self, "float()"))
+
+    def __complex__(self):
+        if self._a.size != 1:
+            return complex(numpy.empty(self._a.shape))
+        return complex(host(self, "complex()"))
+
+    def __index__(self):
+        if self._a.ndim != 0 or self._a.dtype.kind not in "iub":
+            return operator.index(numpy.empty(self._a.shape, self._a.dtype))  # NumPy's own error
+        return operator.index(host(self, "index")[()])
+
+    def __round__(self, ndigits=None):
+        if ndigits is None:
+            return round(float(self)) if self._a.ndim == 0 else wrap(self._a.round())
+        return wrap(self._a.round(ndigits))
+
+    def __getitem__(self, key):
+        return wrap(self._a[_index(self, key)])
+
+    def __setitem__(self, key, value):
+        self._a[_index(self, key)] = _value(value)
+
+    # -- NumPy protocols: NumPy ufuncs on GPU arrays run on the GPU --------
+    def __array_ufunc__(self, uf, method, *inputs, **kwargs):
+        from . import _namespace
+
+        xu = _namespace.ufunc_for(uf)
+        if xu is None:
+            return NotImplemented
+        return getattr(xu, method)(*inputs, **kwargs)
+
+    def __array_namespace__(self, api_version=None):
+        import xpshim
+
+        return xpshim
+
+    def to_device(self, device, /, *, stream=None):
+        """Array-API spelling: ``"cpu"`` gives a NumPy array, ``"gpu"`` or a CUDA device stays."""
+        if device == "cpu":
+            return host(self, "to_device('cpu')")
+        return self
+
+
+def _c_strides(shape, itemsize):
+    strides, step = [], itemsize
+    for n in reversed(shape):
+        strides.append(step)
+        step *= max(n, 1)
+    return tuple(reversed(strides))
+
+
+def _unpickle(host_array):
+    from . import _config
+
+    if _config.current_device() == "gpu":
+        _backend.require_gpu("unpickling an xpshim array")
+        return wrap(_transfer.to_device(host_array, "unpickle"))
+    return host_array
+
+
+class _Flat:
+    """``x.flat`` for a GPU array: indexing and assignment on the flattened view."""
+
+    __slots__ = ("_base",)
+
+    def __init__(self, base):
+        self._base = base
+
+    def __getitem__(self, key):
+        return wrap(self._base._a.flat[_index(_Flatten(self._base), key)])
+
+    def __setitem__(self, key, value):
+        self._base._a.flat[_index(_Flatten(self._base), key)] = _value(value)
+
+    def __iter__(self):
+        return iter(wrap(self._base._a.ravel()))
+
+    def __len__(self):
+        return self._base._a.size
+
+
+class _Flatten:
+    __slots__ = ("_a",)
+
+    def __init__(self, base):
+        self._a = base._a.reshape(-1) if base._a.flags.c_contiguous else base._a.ravel()
+
+
+# -- operators, from a table ----------------------------------------------
+
+_BINARY = {
+    "add": operator.add, "sub": operator.sub, "mul": operator.mul, "matmul": operator.matmul,
+    "truediv": operator.truediv, "floordiv": operator.floordiv, "mod": operator.mod,
+    "pow": operator.pow, "lshift": operator.lshift, "rshift": operator.rshift,
+    "and": operator.and_, "xor": operator.xor, "or": operator.or_, "divmod": divmod,
+}
+_COMPARE = {"lt": operator.lt, "le": operator.le, "eq": operator.eq,
+            "ne": operator.ne, "gt": operator.gt, "ge": operator.ge}
+_UNARY = {"neg": operator.neg, "pos": operator.pos, "abs": operator.abs, "invert": operator.invert}
+_INPLACE = {
+    "add": operator.iadd, "sub": operator.isub, "mul": operator.imul, "matmul": operator.imatmul,
+    "truediv": operator.itruediv, "floordiv": operator.ifloordiv, "mod": operator.imod,
+    "pow": operator.ipow, "lshift": operator.ilshift, "rshift": operator.irshift,
+    "and": operator.iand, "xor": operator.ixor, "or": operator.ior,
+}
+
+
+def _binary(op):
+    def f(self, other):
+        o = operand(other)
+        if o is NotImplemented:
+            return NotImplemented
+        return wrap(op(self._a, o))
+    return f
+
+
+def _reflected(op):
+    # op(scalar, cupy_array) lands in CuPy's reflected operator, which keeps
+    # NEP 50's weak-scalar rules.
+    def f(self, other):
+        o = operand(other)
+        if o is NotImplemented:
+            return NotImplemented
+        return wrap(op(o, self._a))
+    return f
+
+
+def _inplace(op):
+    def f(self, other):
+        o = operand(other)
+        if o is NotImplemented:
+            return NotImplemented
+        op(self._a, o)
+        return self
+    return f
+
+
+def _unary(op):
+    return lambda self: wrap(op(self._a))
+
+
+for _n, _op in _BINARY.items():
+    setattr(ndarray, f"__{_n}__", _binary(_op))
+    setattr(ndarray, f"__r{_n}__", _reflected(_op))
+for _n, _op in _INPLACE.items():
+    setattr(ndarray, f"__i{_n}__", _inplace(_op))
+for _n, _op in _COMPARE.items():
+    setattr(ndarray, f"__{_n}__", _binary(_op))
+for _n, _op in _UNARY.items():
+    setattr(ndarray, f"__{_n}__", _unary(_op))
+
+
+ndarray.__module__ = "xpshim"

@@ -1,0 +1,157 @@
+"""Numba's CPU ``@jit`` on xpshim code, unchanged but for the import.
+
+Two things are taught to Numba when it initialises (the ``numba_extensions``
+entry point, or at ``import xpshim`` if Numba is already loaded):
+
+* every xpshim function and ufunc is typed as the NumPy one it wraps, so
+  ``np.zeros`` inside a jitted function compiles as ``numpy.zeros``;
+* a GPU array passed to a jitted function arrives as a host copy (counted);
+  if the function changed it, the change is copied back (counted) when the
+  call returns. The function's results are NumPy arrays.
+"""
+
+import numpy
+
+_done = False
+_snapshots = {}
+
+
+def _host_for_numba(arr):
+    from ._ndarray import host
+
+    h = host(arr, "numba @jit argument")
+    _snapshots[id(h)] = h.copy()
+    return h
+
+
+def _write_back(arr, h):
+    from . import _transfer
+
+    snap = _snapshots.pop(id(h), None)
+    if snap is None or not numpy.array_equal(h.reshape(-1).view(numpy.uint8), snap.reshape(-1).view(numpy.uint8)):
+        arr._a[...] = _transfer.to_device(h, "numba @jit write-back")
+
+
+def _alias_functions(ctx):
+    import xpshim
+
+    from . import _namespace
+    from ._registry import ROUTED_MODULES
+
+    for sub in ("",) + tuple(ROUTED_MODULES):
+        npmod = _namespace._numpy_module(sub)
+        xpmod = xpshim if not sub else _namespace.routed_module(sub)
+        for name in _namespace.public_names(sub):
+            npobj = getattr(npmod, name, None)
+            if npobj is None or not callable(npobj) or isinstance(npobj, type):
+                continue
+            try:
+                xpobj = getattr(xpmod, name)
+            except AttributeError:
+                continue
+            if xpobj is npobj:
+                continue
+            try:
+                ty = ctx.resolve_value_type(npobj)
+            except Exception:  # Numba does not support this NumPy name; nor then for xpshim
+                continue
+            try:
+                ctx.insert_global(xpobj, ty)
+            except (TypeError, AssertionError):  # not weak-referenceable, or an alias seen already
+                continue
+
+
+def init():
+    """Register xpshim with Numba (idempotent)."""
+    global _done
+    if _done:
+        return
+    _done = True
+    from numba.core import types
+    from numba.core.registry import cpu_target
+    from numba.extending import NativeValue, models, register_model, typeof_impl, unbox
+    from numba.np import numpy_support
+
+    from ._ndarray import ndarray
+
+    class XpshimArray(types.Array):
+        """An xpshim GPU array seen by Numba: a C-contiguous host copy."""
+
+        def __init__(self, dtype, ndim, layout="C", readonly=False, aligned=True):
+            super().__init__(dtype, ndim, layout, readonly=readonly, aligned=aligned,
+                             name=f"xpshim.ndarray({dtype}, {ndim}d, {layout})")
+
+        def copy(self, dtype=None, ndim=None, layout=None, readonly=None):
+            # Arrays derived inside the function are plain NumPy arrays.
+            return types.Array(dtype or self.dtype, self.ndim if ndim is None else ndim,
+                               layout or self.layout, readonly=self.mutable is False if readonly is None else readonly)
+
+    register_model(XpshimArray)(models.ArrayModel)
+
+    @typeof_impl.register(ndarray)
+    def _typeof(val, c):
+        return XpshimArray(numpy_support.from_dtype(val.dtype), val.ndim)
+
+    @unbox(XpshimArray)
+    def _unbox(typ, obj, c):
+        mod = c.pyapi.unserialize(c.pyapi.serialize_object(_host_for_numba))
+        host = c.pyapi.call_function_objargs(mod, [obj])
+        c.pyapi.decref(mod)
+        native = c.unbox(types.Array(typ.dtype, typ.ndim, typ.layout), host)
+
+        def cleanup():
+            wb = c.pyapi.unserialize(c.pyapi.serialize_object(_write_back))
+            res = c.pyapi.call_function_objargs(wb, [obj, host])
+            c.pyapi.decref(res)
+            c.pyapi.decref(wb)
+            c.pyapi.decref(host)
+
+        return NativeValue(native.value, is_error=native.is_error, cleanup=cleanup)
+
+    cpu_target.target_context.refresh()  # loads Numba's NumPy typing registries
+    ctx = cpu_target.typing_context
+    ctx.refresh()
+    _alias_functions(ctx)
+    return XpshimArray
+
+
+def status():
+    """One line for ``python -m xpshim info``."""
+    import sys
+
+    if "numba" not in sys.modules:
+        return "not loaded yet (xpshim registers itself when Numba starts)"
+    return "xpshim functions and arrays registered with numba.jit" if _done else "loaded, xpshim not registered"
+
+
+class _AfterNumbaImport:
+    """A meta-path finder that runs ``init`` once ``numba`` has been imported, for
+    runs where xpshim is not installed (so Numba's entry point cannot find it)."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name != "numba":
+            return None
+        import importlib.util
+        import sys
+
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec("numba")
+        if spec is None or spec.loader is None:
+            return spec
+        exec_module = spec.loader.exec_module
+
+        def exec_then_init(module):
+            exec_module(module)
+            init()
+
+        spec.loader.exec_module = exec_then_init
+        return spec
+
+
+def install_import_hook():
+    import sys
+
+    if "numba" in sys.modules:
+        init()
+    elif not any(isinstance(f, _AfterNumbaImport) for f in sys.meta_path):
+        sys.meta_path.insert(0, _AfterNumbaImport())

@@ -1,0 +1,80 @@
+"""Tables only: which NumPy name runs where, and why.
+
+Every public name of the installed NumPy resolves in xpshim (see
+``_namespace.resolve``). The default for a callable is *routed*: it runs on
+the GPU through the CuPy function of the same name and path when an argument
+is a GPU array (or, with no array arguments, when the current device is the
+GPU), and on NumPy otherwise. These tables list the exceptions to that rule.
+"""
+
+# Sub-namespaces built the same way as the top level: xpshim name -> CuPy path
+# (None: CuPy has no such module; its functions fall back on GPU arrays).
+ROUTED_MODULES = {
+    "linalg": "linalg",
+    "fft": "fft",
+    "random": "random",
+    "lib": "lib",
+    "lib.stride_tricks": "lib.stride_tricks",
+    "lib.scimath": None,
+    "lib.array_utils": None,
+    "emath": None,
+    "polynomial": "polynomial",
+    "polynomial.polynomial": "polynomial.polynomial",
+    "polynomial.polyutils": "polynomial.polyutils",
+}
+# NumPy's own submodules, handed out unchanged: they work on GPU arrays by
+# converting them (each copy counted), or they never see arrays at all.
+NUMPY_MODULES = (
+    "testing", "exceptions", "dtypes", "typing", "ctypeslib", "f2py", "ma", "char",
+    "rec", "strings", "version", "core", "matlib", "lib.format", "lib.mixins",
+    "lib.npyio", "lib.recfunctions", "lib.introspect", "polynomial.chebyshev",
+    "polynomial.hermite", "polynomial.hermite_e", "polynomial.laguerre", "polynomial.legendre",
+)
+
+# Callables that are NumPy's own objects in xpshim: configuration, dtype
+# introspection, and functions that only read attributes of their argument
+# (NumPy's versions never copy a GPU array, so routing them would only cost).
+NUMPY_OWN = frozenset({
+    "set_printoptions", "get_printoptions", "printoptions", "seterr", "geterr", "seterrcall",
+    "geterrcall", "errstate", "setbufsize", "getbufsize", "get_include", "show_config",
+    "show_runtime", "info", "test", "typename", "issubdtype", "isdtype", "promote_types",
+    "format_float_positional", "format_float_scientific", "base_repr", "binary_repr",
+    "mintypecode", "datetime_data", "busday_count", "busday_offset", "is_busday",
+    "datetime_as_string", "add_docstring", "add_newdoc", "add_newdoc_ufunc", "iterable",
+    "isscalar", "shape", "ndim", "size", "broadcast_shapes", "asmatrix", "bmat",
+    "frompyfunc", "nested_iters", "deprecate", "deprecate_with_doc", "get_state", "set_state",
+})
+
+# Creation from host data: the result goes to the current device whatever the
+# input is (hand-written in _handwritten.py; CuPy's versions would copy uncounted).
+CREATION_FROM_DATA = ("array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray")
+
+# Parameters that take array-likes: a list or tuple given there becomes a GPU
+# array (counted) on the GPU path, since CuPy refuses lists in most functions.
+ARRAY_PARAMS = frozenset({
+    "a", "b", "x", "y", "x1", "x2", "v", "m", "A", "arr", "ary", "ar", "ar1", "ar2", "array",
+    "condition", "condlist", "indices", "values", "weights", "xp", "fp", "p", "q", "c",
+    "choices", "vals", "fill_value", "mask", "element", "test_elements", "bins",
+    "coef", "pvals", "cov", "mean",
+})
+# Parameters that take a sequence of array-likes: each element is converted.
+SEQUENCE_PARAMS = frozenset({"arrays", "tup", "condlist", "choicelist", "xi", "operands", "args", "arys"})
+
+# ufunc methods CuPy lacks for most ufuncs, written as the CuPy reduction that is
+# exactly the same operation (ufunc.reduce's default axis is 0).
+UFUNC_REDUCE = {
+    "add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min",
+    "logical_and": "all", "logical_or": "any", "fmax": "nanmax", "fmin": "nanmin",
+}
+UFUNC_ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
+
+# ndarray methods that change the array in place: a host fallback writes back.
+MUTATING_METHODS = frozenset({"sort", "partition", "fill", "put", "resize", "setfield", "byteswap", "setflags"})
+# ndarray methods whose arguments are array-likes: name -> position.
+METHOD_ARRAY_ARGS = {
+    "take": {"indices": 0}, "put": {"indices": 0, "values": 1},
+    "searchsorted": {"v": 0, "sorter": 2}, "dot": {"b": 0}, "choose": {"choices": 0},
+    "compress": {"condition": 0}, "clip": {"min": 0, "max": 1}, "repeat": {"repeats": 0},
+}
+# Keyword values that mean "the default", so they need no fallback.
+NO_OP_KWARGS = {"where": True}

@@ -1,0 +1,97 @@
+"""The one place where bytes cross between host and device, and the counts of it.
+
+Every copy xpshim makes, implicit or asked for, goes through ``to_device`` or
+``to_host``; ``xpshim.stats()`` reports them, so a test can assert that a
+pipeline made none.
+"""
+
+import atexit
+import json
+import threading
+import warnings
+from collections import Counter, defaultdict
+
+import numpy
+
+from . import _backend, _callsite, _config
+from ._errors import TransferWarning
+
+_lock = threading.Lock()
+_count = Counter()  # direction -> number of copies
+_bytes = Counter()  # direction -> bytes
+_sites = defaultdict(Counter)  # direction -> {"file:line (reason)": n}
+_fallbacks = Counter()  # function name -> host runs
+_fallback_sites = defaultdict(Counter)
+
+
+def _record(direction, nbytes, reason):
+    site = _callsite.where(4)
+    with _lock:
+        _count[direction] += 1
+        _bytes[direction] += int(nbytes)
+        _sites[direction][f"{site} ({reason})"] += 1
+    if _config.transfer_policy == "warn":
+        fn, line, glb = _callsite.user_frame(3)
+        warnings.warn_explicit(
+            f"xpshim copied {nbytes} bytes {direction.replace('_', ' ')} ({reason})",
+            TransferWarning, fn, line, module=glb.get("__name__"), registry=glb.setdefault("__warningregistry__", {}),
+        )
+
+
+def to_device(obj, reason, dtype=None):
+    """Copy host data (array, list, scalar, anything NumPy accepts) to the GPU."""
+    xp = _backend.xp
+    host = numpy.asarray(obj, dtype=dtype)
+    _record("host_to_device", host.nbytes, reason)
+    return xp.asarray(host)
+
+
+def to_host(dev, reason):
+    """Copy a CuPy array to a new NumPy array."""
+    _record("device_to_host", dev.nbytes, reason)
+    return dev.get()
+
+
+def record_fallback(name, site):
+    with _lock:
+        _fallbacks[name] += 1
+        _fallback_sites[name][site] += 1
+
+
+def stats():
+    """Transfers and host fallbacks since start (or the last ``reset_stats``).
+
+    Returns a dict::
+
+        {"transfers": {"host_to_device": {"count": n, "bytes": b, "sites": {...}},
+                       "device_to_host": {...}},
+         "fallbacks": {"function name": {"count": n, "sites": {"file:line": n}}}}
+    """
+    with _lock:
+        return {
+            "transfers": {
+                d: {"count": _count[d], "bytes": _bytes[d], "sites": dict(_sites[d])}
+                for d in ("host_to_device", "device_to_host")
+            },
+            "fallbacks": {
+                n: {"count": c, "sites": dict(_fallback_sites[n])} for n, c in _fallbacks.items()
+            },
+        }
+
+
+def reset_stats():
+    """Zero every counter that ``stats()`` reports."""
+    with _lock:
+        for c in (_count, _bytes, _fallbacks):
+            c.clear()
+        _sites.clear()
+        _fallback_sites.clear()
+
+
+def _write_report():
+    with open(_config.report_path, "w") as f:
+        json.dump(stats(), f, indent=2)
+
+
+if _config.report_path:
+    atexit.register(_write_report)
