@@ -136,8 +136,6 @@ def test_attributes(pair):
     assert len(d) == len(h)
     same(d.T, h.T)
     same(d.real, h.real)
-    d.shape = (4, 3)
-    assert d.shape == (4, 3)
 
 
 def test_indexing_matches_numpy(pair):

@@ -137,17 +137,19 @@ def _resolve_path(mod, path):
 class Route:
     """One routed NumPy callable: its NumPy function and where CuPy's is."""
 
-    __slots__ = ("name", "npf", "cupy_path", "spec", "_cpf")
+    __slots__ = ("name", "npf", "cupy_path", "spec", "_cpf", "_xp")
 
     def __init__(self, name, npf, cupy_path):
         self.name, self.npf, self.cupy_path = name, npf, cupy_path
         self.spec = _array_like_params(npf)
-        self._cpf = _MISSING
+        self._cpf = self._xp = None
 
     @property
     def cpf(self):
-        if self._cpf is _MISSING:
-            self._cpf = _resolve_path(_backend.xp, self.cupy_path) if self.cupy_path else None
+        xp = _backend.xp
+        if self._xp is not xp:  # resolved per backend module (tests swap in a stand-in)
+            self._cpf = _resolve_path(xp, self.cupy_path) if self.cupy_path else None
+            self._xp = xp
         return self._cpf
 
     def gpu(self, args, kwargs):

@@ -1,0 +1,326 @@
+"""Side-by-side benchmarks: NumPy, raw CuPy (as the seed writes it), xpshim on the GPU,
+xpshim on the CPU. Medians of many runs, with min and max; results checked before
+they are timed; device synchronised before every clock read.
+
+    python benchmarks/run.py            # everything this machine can run
+    python benchmarks/run.py --quick    # small sizes, a smoke test (CPU-only is fine)
+
+Writes benchmarks/results/<tag>.json and .md (and percall PNG when matplotlib is there).
+"""
+
+import argparse
+import datetime
+import io
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+
+import xpshim  # noqa: E402
+from xpshim import _backend  # noqa: E402
+
+GPU = _backend.gpu_status().usable
+cp = _backend.xp if GPU else None
+
+
+def sync():
+    if cp is not None:
+        cp.cuda.Device().synchronize()
+
+
+def timeit(fn, reps, inner=1):
+    """Median, min and max seconds per call of ``fn`` over ``reps`` runs of ``inner`` calls."""
+    fn()
+    sync()  # warm-up: compilation, plans, handles
+    ts = []
+    for _ in range(reps):
+        sync()
+        t0 = time.perf_counter()
+        for _ in range(inner):
+            fn()
+        sync()
+        ts.append((time.perf_counter() - t0) / inner)
+    return {"median": statistics.median(ts), "min": min(ts), "max": max(ts), "reps": reps, "inner": inner}
+
+
+def progress(items, desc):
+    try:
+        from tqdm import tqdm
+
+        return tqdm(items, desc=desc, leave=False)
+    except ImportError:
+        return items
+
+
+# ---------------------------------------------------------------- per-call cost
+
+def percall_cases(x_np, x_xp, x_cp):
+    """name -> {variant: zero-arg callable}; arrays of 16 float64."""
+    xs = xpshim
+    return {
+        "a + a": {"numpy": lambda: x_np + x_np, "xpshim": lambda: x_xp + x_xp,
+                  "cupy": (lambda: x_cp + x_cp) if x_cp is not None else None},
+        "np.sqrt(a)": {"numpy": lambda: numpy.sqrt(x_np), "xpshim": lambda: xs.sqrt(x_xp),
+                       "cupy": (lambda: cp.sqrt(x_cp)) if x_cp is not None else None},
+        "np.sum(a, axis=0)": {"numpy": lambda: numpy.sum(x_np, axis=0), "xpshim": lambda: xs.sum(x_xp, axis=0),
+                              "cupy": (lambda: cp.sum(x_cp, axis=0)) if x_cp is not None else None},
+        "float(a.sum())": {"numpy": lambda: float(x_np.sum()), "xpshim": lambda: float(x_xp.sum()),
+                           "cupy": (lambda: float(x_cp.sum())) if x_cp is not None else None},
+        "np.zeros(16)": {"numpy": lambda: numpy.zeros(16), "xpshim": lambda: xs.zeros(16),
+                         "cupy": (lambda: cp.zeros(16)) if x_cp is not None else None},
+        "a[3]": {"numpy": lambda: x_np[3], "xpshim": lambda: x_xp[3],
+                 "cupy": (lambda: x_cp[3]) if x_cp is not None else None},
+        "a.reshape(4, 4)": {"numpy": lambda: x_np.reshape(4, 4), "xpshim": lambda: x_xp.reshape(4, 4),
+                            "cupy": (lambda: x_cp.reshape(4, 4)) if x_cp is not None else None},
+    }
+
+
+def bench_percall(quick):
+    reps, inner = (5, 200) if quick else (31, 2000)
+    x_np = numpy.random.default_rng(0).random(16)
+    out = {}
+    if GPU:
+        x_cp = cp.asarray(x_np)
+        with xpshim.device("gpu"):
+            x_g = xpshim.asarray(x_np)
+            for name, v in progress(percall_cases(x_np, x_g, x_cp).items(), "per-call (gpu)"):
+                out.setdefault(name, {})["cupy"] = timeit(v["cupy"], reps, inner)
+                out[name]["xpshim-gpu"] = timeit(v["xpshim"], reps, inner)
+    for name, v in progress(percall_cases(x_np, x_np, None).items(), "per-call (cpu)"):
+        out.setdefault(name, {})["numpy"] = timeit(v["numpy"], reps, inner)
+        with xpshim.device("cpu"):
+            out[name]["xpshim-cpu (GPU process)" if GPU else "xpshim-cpu"] = timeit(v["xpshim"], reps, inner)
+    if GPU:  # the CPU-only figure comes from a process that never loads the GPU
+        r = subprocess.run([sys.executable, __file__, "--percall-cpu-only", "--quick" if quick else "--full"],
+                           capture_output=True, text=True, env={**os.environ, "XPSHIM_DEVICE": "cpu"})
+        for name, d in json.loads(r.stdout.strip().splitlines()[-1]).items():
+            out[name]["xpshim-cpu"] = d
+    return out
+
+
+def percall_cpu_only(quick):
+    reps, inner = (5, 200) if quick else (31, 2000)
+    x_np = numpy.random.default_rng(0).random(16)
+    res = {name: timeit(v["xpshim"], reps, inner) for name, v in percall_cases(x_np, x_np, None).items()}
+    print(json.dumps(res))
+
+
+# ---------------------------------------------------------------- the seed workloads
+
+def _photo(w, h):
+    from PIL import Image
+
+    rng = numpy.random.default_rng(1)
+    arr = rng.integers(0, 256, (h, w, 3), dtype=numpy.uint8)
+    return Image.fromarray(arr)
+
+
+def bench_grayscale(quick):
+    from PIL import Image
+
+    sizes = [(320, 240)] if quick else [(1920, 1080), (6000, 4000), (8192, 8192)]
+    reps = 3 if quick else 15
+    out = {}
+    w3 = [0.2989, 0.5870, 0.1140]
+    for w, h in progress(sizes, "grayscale"):
+        img = _photo(w, h)
+        ref = numpy.dot(numpy.array(img)[..., :3], w3).astype(numpy.uint8)
+
+        def v_numpy():
+            a = numpy.array(img)
+            return Image.fromarray(numpy.dot(a[..., :3], w3).astype(numpy.uint8))
+
+        def v_xpshim():
+            a = xpshim.array(img)
+            return Image.fromarray(xpshim.dot(a[..., :3], w3).astype(xpshim.uint8))
+
+        variants = {"numpy": v_numpy}
+        if GPU:
+            def v_cupy():  # the seed's CuPy code
+                a = cp.array(img)
+                g = cp.dot(a[..., :3], cp.array(w3))
+                return Image.fromarray(cp.asnumpy(g).astype(numpy.uint8))
+            variants["cupy (seed code)"] = v_cupy
+            variants["xpshim-gpu"] = v_xpshim
+        row = {}
+        for name, fn in variants.items():
+            got = numpy.asarray(fn())
+            d = numpy.abs(got.astype(int) - ref.astype(int))
+            assert d.max() <= 1 and (d > 0).mean() < 1e-3, (name, d.max(), (d > 0).mean())
+            row[name + " (PIL in, PIL out)"] = timeit(fn, reps)
+        if GPU:
+            dev = cp.asarray(numpy.array(img))
+            wv = cp.asarray(w3)
+            row["cupy (device only)"] = timeit(lambda: cp.dot(dev[..., :3], wv).astype(cp.uint8), reps)
+            with xpshim.device("gpu"):
+                xdev = xpshim.asarray(numpy.array(img))
+            row["xpshim-gpu (device only)"] = timeit(lambda: xpshim.dot(xdev[..., :3], w3).astype(xpshim.uint8), reps)
+        with xpshim.device("cpu"):
+            row["xpshim-cpu (PIL in, PIL out)"] = timeit(v_xpshim, reps)
+        out[f"{w}x{h}"] = row
+    return out
+
+
+def bench_matmul(quick):
+    sizes = [(200, "float64")] if quick else [(1000, "float64"), (1000, "float32"), (4096, "float64"), (4096, "float32")]
+    reps = 3 if quick else 11
+    out = {}
+    for n, dt in progress(sizes, "matmul"):
+        rng = numpy.random.default_rng(2)
+        A, B = rng.random((n, n)).astype(dt), rng.random((n, n)).astype(dt)
+        ref = A.astype(numpy.float64) @ B.astype(numpy.float64)
+        row = {"numpy": timeit(lambda: numpy.dot(A, B), reps)}
+        tol = 1e-3 if dt == "float32" else 1e-10
+        if GPU:
+            Ac, Bc = cp.asarray(A), cp.asarray(B)
+            numpy.testing.assert_allclose(cp.asnumpy(cp.dot(Ac, Bc)), ref, rtol=tol)
+            row["cupy (end to end)"] = timeit(lambda: cp.asnumpy(cp.dot(cp.asarray(A), cp.asarray(B))), reps)
+            row["cupy (device only)"] = timeit(lambda: cp.dot(Ac, Bc), reps)
+            with xpshim.device("gpu"):
+                Ax, Bx = xpshim.asarray(A), xpshim.asarray(B)
+                numpy.testing.assert_allclose(xpshim.asnumpy(xpshim.dot(Ax, Bx)), ref, rtol=tol)
+                row["xpshim-gpu (end to end)"] = timeit(lambda: xpshim.asnumpy(xpshim.dot(xpshim.asarray(A), xpshim.asarray(B))), reps)
+                row["xpshim-gpu (device only)"] = timeit(lambda: xpshim.dot(Ax, Bx), reps)
+        with xpshim.device("cpu"):
+            row["xpshim-cpu"] = timeit(lambda: xpshim.dot(A, B), reps)
+        if n <= 1000 and dt == "float64":
+            sys.path.insert(0, os.path.join(os.path.dirname(HERE), "examples"))
+            import matmul
+
+            numpy.testing.assert_allclose(matmul.matrix_multiplication(A[:50, :50], B[:50, :50]),
+                                          A[:50, :50] @ B[:50, :50], rtol=1e-10)
+            row["numba @jit loop (seed)"] = timeit(lambda: matmul.matrix_multiplication(A, B), 1 if quick else 3)
+        out[f"{n}x{n} {dt}"] = row
+    return out
+
+
+# ---------------------------------------------------------------- report
+
+def machine():
+    info = {"python": platform.python_version(), "numpy": numpy.__version__, "platform": platform.platform(),
+            "cpus": os.cpu_count(), "date": datetime.datetime.now().isoformat(timespec="seconds")}
+    if GPU:
+        p = cp.cuda.runtime.getDeviceProperties(0)
+        info["gpu"] = p["name"].decode() if isinstance(p["name"], bytes) else p["name"]
+        info["cupy"] = cp.__version__
+        info["cuda_runtime"] = cp.cuda.runtime.runtimeGetVersion()
+    return info
+
+
+def fmt(s):
+    return f"{s * 1e6:.2f} µs" if s < 1e-3 else f"{s * 1e3:.2f} ms" if s < 1 else f"{s:.2f} s"
+
+
+def markdown(res):
+    buf = io.StringIO()
+    m = res["machine"]
+    buf.write(f"# Benchmarks {m['date']}\n\n{m.get('gpu', 'no GPU')}; {m['cpus']} CPUs; Python {m['python']}, "
+              f"NumPy {m['numpy']}, CuPy {m.get('cupy', '-')}\n\nMedian per call (min-max).\n")
+    for section in ("percall", "grayscale", "matmul"):
+        rows = res.get(section) or {}
+        if not rows:
+            continue
+        cols = sorted({c for r in rows.values() for c in r}, key=lambda c: (not c.startswith("numpy"), c))
+        buf.write(f"\n## {section}\n\n| case | " + " | ".join(cols) + " |\n|---|" + "---|" * len(cols) + "\n")
+        for name, r in rows.items():
+            cells = [f"{fmt(r[c]['median'])} ({fmt(r[c]['min'])}-{fmt(r[c]['max'])})" if c in r else "-" for c in cols]
+            buf.write(f"| {name} | " + " | ".join(cells) + " |\n")
+    buf.write("\n## Summary against the targets\n\n")
+    for line in summary(res):
+        buf.write(f"- {line}\n")
+    return buf.getvalue()
+
+
+def summary(res):
+    out = []
+    pc = res.get("percall", {})
+    gpu_over = [r["xpshim-gpu"]["median"] - r["cupy"]["median"] for r in pc.values() if "cupy" in r]
+    cpu_over = [r["xpshim-cpu"]["median"] - r["numpy"]["median"] for r in pc.values() if "xpshim-cpu" in r]
+    if gpu_over:
+        out.append(f"routing cost on the GPU, xpshim-gpu minus CuPy per call: median {statistics.median(gpu_over) * 1e6:.2f} µs, "
+                   f"worst {max(gpu_over) * 1e6:.2f} µs (target ≤ 1 µs)")
+    if cpu_over:
+        out.append(f"routing cost on the CPU, xpshim-cpu minus NumPy per call: median {statistics.median(cpu_over) * 1e6:.2f} µs, "
+                   f"worst {max(cpu_over) * 1e6:.2f} µs (target ≤ 0.3 µs)")
+    for size, r in res.get("grayscale", {}).items():
+        n = r.get("numpy (PIL in, PIL out)")
+        g = r.get("xpshim-gpu (PIL in, PIL out)")
+        c = r.get("cupy (seed code) (PIL in, PIL out)")
+        if n and g:
+            out.append(f"grayscale {size}, PIL in to PIL out: xpshim-gpu {fmt(g['median'])}, NumPy {fmt(n['median'])} "
+                       f"({n['median'] / g['median']:.1f}x), seed CuPy code {fmt(c['median'])} ({c['median'] / g['median']:.2f}x)")
+        d, dc = r.get("xpshim-gpu (device only)"), r.get("cupy (device only)")
+        if d and dc:
+            out.append(f"grayscale {size}, device only: xpshim/CuPy throughput ratio {dc['median'] / d['median']:.3f} (target ≥ 0.97)")
+    for size, r in res.get("matmul", {}).items():
+        d, dc, n = r.get("xpshim-gpu (device only)"), r.get("cupy (device only)"), r.get("numpy")
+        if d and dc:
+            out.append(f"matmul {size}: device only xpshim {fmt(d['median'])} vs CuPy {fmt(dc['median'])} "
+                       f"(ratio {dc['median'] / d['median']:.3f}); NumPy {fmt(n['median'])} ({n['median'] / d['median']:.0f}x slower)")
+    return out
+
+
+def plot(res, path):
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    pc = res.get("percall", {})
+    if not pc:
+        return None
+    cols = sorted({c for r in pc.values() for c in r})
+    fig, ax = plt.subplots(figsize=(10, 4.5))
+    width = 0.8 / len(cols)
+    for i, c in enumerate(cols):
+        ys = [pc[n][c]["median"] * 1e6 if c in pc[n] else 0 for n in pc]
+        ax.bar([j + i * width for j in range(len(pc))], ys, width, label=c)
+    ax.set_xticks([j + 0.4 - width / 2 for j in range(len(pc))], list(pc), rotation=20, ha="right")
+    ax.set_ylabel("µs per call (median)")
+    ax.set_yscale("log")
+    ax.set_title(f"Per-call cost on 16 float64 — {res['machine'].get('gpu', 'CPU only')}")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    return path
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="small sizes, few repeats (a smoke test)")
+    ap.add_argument("--full", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--percall-cpu-only", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--only", choices=["percall", "grayscale", "matmul"], action="append")
+    ap.add_argument("--out", default=os.path.join(HERE, "results"))
+    ap.add_argument("--tag", default=None, help="file name stem (default: date and machine)")
+    args = ap.parse_args(argv)
+    if args.percall_cpu_only:
+        return percall_cpu_only(args.quick)
+    res = {"machine": machine(), "quick": args.quick}
+    for section, fn in (("percall", bench_percall), ("grayscale", bench_grayscale), ("matmul", bench_matmul)):
+        if not args.only or section in args.only:
+            res[section] = fn(args.quick)
+    os.makedirs(args.out, exist_ok=True)
+    tag = args.tag or (datetime.date.today().isoformat() + ("-" + res["machine"]["gpu"].replace(" ", "_") if GPU else "-cpu")
+                       + ("-quick" if args.quick else ""))
+    with open(os.path.join(args.out, tag + ".json"), "w") as f:
+        json.dump(res, f, indent=1)
+    md = markdown(res)
+    with open(os.path.join(args.out, tag + ".md"), "w") as f:
+        f.write(md)
+    plot(res, os.path.join(args.out, tag + "-percall.png"))
+    print(md)
+
+
+if __name__ == "__main__":
+    main()

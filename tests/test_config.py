@@ -1,0 +1,139 @@
+"""Device selection, environment variables, the error paths, and `python -m xpshim info`.
+
+Each case runs in a fresh interpreter, since the variables are read at import.
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+import xpshim
+from xpshim import _backend
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+NO_GPU = not _backend.gpu_status().usable
+
+
+def py(code, **env):
+    e = {k: v for k, v in os.environ.items() if not k.startswith("XPSHIM_")}
+    e.update(env, PYTHONPATH=ROOT)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=e, cwd=ROOT)
+
+
+@pytest.mark.parametrize("var,value", [("XPSHIM_DEVICE", "tpu"), ("XPSHIM_FALLBACK", "loud"),
+                                       ("XPSHIM_TRANSFERS", "never")])
+def test_unknown_env_value_names_the_valid_ones(var, value):
+    r = py("import xpshim", **{var: value})
+    assert r.returncode != 0
+    assert "ConfigError" in r.stderr and var in r.stderr and repr(value) in r.stderr
+    assert "use one of" in r.stderr
+
+
+@pytest.mark.skipif(not NO_GPU, reason="this machine has a usable GPU")
+def test_forced_gpu_without_one_fails_with_reason_and_fix():
+    r = py("import xpshim", XPSHIM_DEVICE="gpu")
+    assert r.returncode != 0
+    assert "DeviceError" in r.stderr and _backend.gpu_status().reason in r.stderr
+    assert "XPSHIM_DEVICE=cpu" in r.stderr
+
+
+@pytest.mark.skipif(not NO_GPU, reason="this machine has a usable GPU")
+def test_auto_without_gpu_is_cpu_and_does_not_import_cupy():
+    r = py("import sys, xpshim as np; a = np.arange(3) * 2; "
+           "print(np.get_device(), type(a).__module__, 'cupy' in sys.modules)")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["cpu", "numpy", "False"]
+
+
+def test_cpu_device_never_imports_cupy():
+    r = py("import sys, xpshim as np; np.sum(np.ones(3)); print('cupy' in sys.modules)", XPSHIM_DEVICE="cpu")
+    assert r.stdout.strip() == "False", r.stderr
+
+
+@pytest.mark.skipif(not NO_GPU, reason="this machine has a usable GPU")
+def test_device_gpu_context_without_gpu_raises():
+    with pytest.raises(xpshim.DeviceError, match="none is usable"):
+        with xpshim.device("gpu"):
+            pass
+
+
+def test_device_context_rejects_unknown_names():
+    with pytest.raises(xpshim.ConfigError, match="auto, cpu, gpu"):
+        with xpshim.device("npu"):
+            pass
+
+
+def test_device_context_is_per_thread(cpu):
+    import threading
+
+    seen = []
+    t = threading.Thread(target=lambda: seen.append(xpshim.get_device()))
+    t.start()
+    t.join()
+    assert xpshim.get_device() == "cpu"
+    assert seen == [xpshim._config._resolve_default()]
+
+
+def test_cupy_installed_without_gpu_path():
+    pytest.importorskip("cupy")
+    if not NO_GPU:
+        pytest.skip("this machine has a usable GPU")
+    import cupy
+
+    assert cupy.cuda.is_available() is False
+    st = _backend.gpu_status()
+    assert not st.usable and st.reason  # a reason, not a crash at the first allocation
+
+
+def test_info_explains_the_choice():
+    r = subprocess.run([sys.executable, "-m", "xpshim", "info"], capture_output=True, text=True,
+                       env={**os.environ, "PYTHONPATH": ROOT})
+    assert r.returncode == 0, r.stderr
+    out = r.stdout
+    for word in ("device", "numpy", "cupy", "numba", "known problems"):
+        assert word in out
+    assert ("no usable GPU" in out) == NO_GPU
+
+
+def test_report_written_at_exit(tmp_path):
+    path = tmp_path / "report.json"
+    r = py("import xpshim as np; np.sum(np.ones(3))", XPSHIM_REPORT=str(path))
+    assert r.returncode == 0, r.stderr
+    rep = json.loads(path.read_text())
+    assert set(rep) == {"transfers", "fallbacks"}
+
+
+def test_fallback_raise_policy_in_a_fresh_process():
+    code = ("import sys; sys.path.insert(0, 'tests'); import fakecupy, xpshim as np; "
+            "np._backend.install(fakecupy); a = np.arange(4.0)\n"
+            "try:\n    np.maximum.accumulate(a)\nexcept np.FallbackError as e:\n    print('raised', 'XPSHIM_FALLBACK' in str(e))")
+    r = py(code, XPSHIM_FALLBACK="raise")
+    assert r.stdout.strip() == "raised True", r.stderr
+
+
+def test_silent_policy_counts_without_warning():
+    code = ("import sys, warnings; sys.path.insert(0, 'tests'); import fakecupy, xpshim as np; "
+            "np._backend.install(fakecupy); warnings.simplefilter('error'); a = np.arange(4.0); "
+            "np.maximum.accumulate(a); print(np.stats()['fallbacks']['xpshim.maximum.accumulate']['count'])")
+    r = py(code, XPSHIM_FALLBACK="silent")
+    assert r.stdout.strip() == "1", r.stderr
+
+
+def test_out_of_memory_error_names_the_fix(gpu):
+    if gpu == "fake":
+        import fakecupy
+
+        def boom(*a, **k):
+            raise fakecupy.OutOfMemoryError("out of memory allocating 10**15 bytes")
+        r = xpshim._dispatch.Route("xpshim.zeros", boom, "zeros")
+        r._xp, r._cpf = _backend.xp, boom
+        with pytest.raises(xpshim.OutOfMemoryError, match="Free GPU arrays"):
+            r.gpu(((10**14,),), {})
+    else:
+        with pytest.raises(xpshim.OutOfMemoryError, match="Free GPU arrays"):
+            xpshim.zeros((10**14,))
+        x = xpshim.ones(3)  # nothing was lost: the GPU still works
+        assert float(x.sum()) == 3.0
