@@ -55,7 +55,10 @@ def cpu():
 
 @pytest.fixture(autouse=True)
 def _fresh_stats():
+    from xpshim import _fallback
+
     xpshim.reset_stats()
+    _fallback._warned.clear()  # each test sees its own first warning per line
     yield
 
 

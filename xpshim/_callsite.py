@@ -11,14 +11,24 @@ _SKIP = tuple(
 ) + ("<frozen ", "<string>")
 
 
+_inside = {}  # code object -> True when it belongs to xpshim or a library it drives
+
+
+def _is_inside(code):
+    hit = _inside.get(code)
+    if hit is None:
+        fn = code.co_filename
+        hit = _inside[code] = fn.startswith(_PKG_DIR) or any(s in fn for s in _SKIP)
+    return hit
+
+
 def user_frame(depth=2):
     """Return (filename, lineno, module globals) of the nearest user frame."""
     f = sys._getframe(depth)
     first = f
     while f is not None:
-        fn = f.f_code.co_filename
-        if not fn.startswith(_PKG_DIR) and not any(s in fn for s in _SKIP):
-            return fn, f.f_lineno, f.f_globals
+        if not _is_inside(f.f_code):
+            return f.f_code.co_filename, f.f_lineno, f.f_globals
         f = f.f_back
     return first.f_code.co_filename, first.f_lineno, first.f_globals
 

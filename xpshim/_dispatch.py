@@ -85,19 +85,30 @@ def gpu_args(args, kwargs, spec):
     """Arguments in CuPy's terms: GPU arrays unwrapped, host arrays and lists at
     array-like parameters copied over (counted)."""
     pos, names, var = spec
-    a = [dev(x) if type(x) is not list and type(x) is not tuple else x for x in args]
-    for i, is_seq in pos:
-        if i < len(a):
-            a[i] = _seq(args[i]) if is_seq else _arraylike(args[i])
-    if var:
-        start = pos[-1][0] + 1 if pos else 0
-        for i in range(start, len(a)):
-            a[i] = _arraylike(args[i])
-    # Sequences elsewhere may still hold arrays (e.g. concatenate's first argument).
+    a = list(args)
+    seqs = False
     for i, x in enumerate(a):
-        if type(x) is list or type(x) is tuple:
-            if any(type(v) is ndarray or type(v) is numpy.ndarray for v in x):
-                a[i] = type(x)(dev(v) for v in x)
+        t = type(x)
+        if t is ndarray:
+            a[i] = x._a
+        elif t is numpy.ndarray:
+            a[i] = _transfer.to_device(x, "NumPy array argument")
+        elif t is list or t is tuple:
+            seqs = True
+    if seqs:
+        for i, is_seq in pos:
+            if i < len(a) and (type(a[i]) is list or type(a[i]) is tuple):
+                a[i] = _seq(a[i]) if is_seq else _arraylike(a[i])
+        if var:
+            for i in range(pos[-1][0] + 1 if pos else 0, len(a)):
+                a[i] = _arraylike(a[i])
+        # Sequences elsewhere may still hold arrays (e.g. concatenate's first argument).
+        for i, x in enumerate(a):
+            if type(x) is list or type(x) is tuple:
+                if any(type(v) is ndarray or type(v) is numpy.ndarray for v in x):
+                    a[i] = type(x)(dev(v) for v in x)
+    if not kwargs:
+        return a, kwargs
     kw = {}
     for k, v in kwargs.items():
         if k in names:
@@ -232,6 +243,8 @@ class ufunc:
         cpf = r.cpf
         if cpf is None:
             return _fallback.run(r.name, self._np, args, kwargs, f"CuPy has no ufunc {self.__name__}")
+        if not kwargs:
+            return wrap(call_gpu(cpf, [x._a if type(x) is ndarray else _arraylike(x) for x in args], kwargs))
         out = kwargs.get("out")
         if type(out) is tuple and len(out) == 1:
             kwargs = dict(kwargs, out=out[0])
@@ -317,6 +330,8 @@ def method(name):
         cm = getattr(self._a, name, None)
         if cm is None:
             return _fallback.run_method(self, name, args, kwargs, f"cupy.ndarray has no {name}()")
+        if not kwargs and not arrays:
+            return wrap(call_gpu(cm, [x._a if type(x) is ndarray else dev(x) for x in args], kwargs))
         gap = _kwargs_gap(getattr(type(self._a), name), kwargs)
         if gap:
             return _fallback.run_method(self, name, args, kwargs,

@@ -90,6 +90,13 @@ def host(x, reason):
     return _transfer.to_host(x._a, reason)
 
 
+def _scalar(x, reason):
+    """The one element of a size-1 GPU array as a Python scalar (counted)."""
+    a = x._a
+    _transfer._record("device_to_host", a.itemsize, reason)
+    return a.item()
+
+
 # ---------------------------------------------------------------- indexing
 
 def _check_bounds(idx, n, axis):
@@ -342,22 +349,22 @@ class ndarray(metaclass=_NdarrayMeta):
     def __bool__(self):
         if self._a.size != 1:
             return bool(numpy.empty(self._a.shape, bool))  # NumPy's own error
-        return bool(host(self, "bool()"))
+        return bool(_scalar(self, "bool()"))
 
     def __int__(self):
         if self._a.size != 1:
             return int(numpy.empty(self._a.shape))
-        return int(host(self, "int()"))
+        return int(_scalar(self, "int()"))
 
     def __float__(self):
         if self._a.size != 1:
             return float(numpy.empty(self._a.shape))
-        return float(host(self, "float()"))
+        return float(_scalar(self, "float()"))
 
     def __complex__(self):
         if self._a.size != 1:
             return complex(numpy.empty(self._a.shape))
-        return complex(host(self, "complex()"))
+        return complex(_scalar(self, "complex()"))
 
     def __index__(self):
         if self._a.ndim != 0 or self._a.dtype.kind not in "iub":
