@@ -202,6 +202,69 @@ def bench_matmul(quick):
     return out
 
 
+# ---------------------------------------------------------------- crossover and copies
+
+def bench_crossover(quick):
+    """The CPU/GPU crossover: an elementwise chain and a reduction, 1e2 to 1e8 float64."""
+    sizes = [100, 10_000] if quick else [10**k for k in range(2, 9)]
+    out = {}
+    for n in progress(sizes, "crossover"):
+        h = numpy.random.default_rng(3).random(n)
+        reps = 3 if quick else (7 if n >= 10**7 else 21)
+        inner = 1 if n >= 10**6 else 20
+        row = {}
+        want_chain, want_sum = h * h + h, h.sum()
+        cases = {"chain a*a + a": (lambda x, m: x * x + x), "reduction a.sum()": (lambda x, m: x.sum())}
+        for case, f in cases.items():
+            r = row.setdefault(case, {})
+            r["numpy"] = timeit(lambda: f(h, numpy), reps, inner)
+            if GPU:
+                c = cp.asarray(h)
+                r["cupy"] = timeit(lambda: f(c, cp), reps, inner)
+                with xpshim.device("gpu"):
+                    x = xpshim.asarray(h)
+                    got = xpshim.asnumpy(f(x, xpshim))
+                numpy.testing.assert_allclose(got, want_chain if "chain" in case else want_sum, rtol=1e-9)
+                r["xpshim-gpu"] = timeit(lambda: f(x, xpshim), reps, inner)
+            with xpshim.device("cpu"):
+                r["xpshim-cpu"] = timeit(lambda: f(h, xpshim), reps, inner)
+        for case, r in row.items():
+            out[f"{case} n={n:.0e}"] = r
+    return out
+
+
+def bench_copies(quick):
+    """Host<->device copy rates: xpshim's implicit copies beside CuPy's pageable and pinned ones."""
+    if not GPU:
+        return {}
+    import cupyx
+
+    sizes = [1 << 20] if quick else [1 << 20, 64 << 20, 512 << 20]
+    out = {}
+    for nbytes in progress(sizes, "copies"):
+        n = nbytes // 8
+        h = numpy.random.default_rng(4).random(n)
+        pinned = cupyx.empty_pinned(n, numpy.float64)
+        pinned[...] = h
+        c = cp.asarray(h)
+        reps = 5 if quick else 11
+        row = {
+            "H2D cupy pageable": timeit(lambda: cp.asarray(h), reps),
+            "H2D cupy pinned": timeit(lambda: cp.asarray(pinned), reps),
+            "D2H cupy pageable": timeit(lambda: c.get(), reps),
+            "D2H cupy pinned": timeit(lambda: c.get(out=pinned), reps),
+        }
+        with xpshim.device("gpu"):
+            x = xpshim.asarray(h)
+            assert numpy.array_equal(xpshim.asnumpy(x), h)
+            row["H2D xpshim (np.asarray of host data)"] = timeit(lambda: xpshim.asarray(h), reps)
+            row["D2H xpshim (np.asnumpy)"] = timeit(lambda: xpshim.asnumpy(x), reps)
+        for k, v in row.items():
+            v["GB/s"] = nbytes / v["median"] / 1e9
+        out[f"{nbytes >> 20} MiB"] = row
+    return out
+
+
 # ---------------------------------------------------------------- report
 
 def machine():
@@ -224,14 +287,15 @@ def markdown(res):
     m = res["machine"]
     buf.write(f"# Benchmarks {m['date']}\n\n{m.get('gpu', 'no GPU')}; {m['cpus']} CPUs; Python {m['python']}, "
               f"NumPy {m['numpy']}, CuPy {m.get('cupy', '-')}\n\nMedian per call (min-max).\n")
-    for section in ("percall", "grayscale", "matmul"):
+    for section in ("percall", "grayscale", "matmul", "crossover", "copies"):
         rows = res.get(section) or {}
         if not rows:
             continue
         cols = sorted({c for r in rows.values() for c in r}, key=lambda c: (not c.startswith("numpy"), c))
         buf.write(f"\n## {section}\n\n| case | " + " | ".join(cols) + " |\n|---|" + "---|" * len(cols) + "\n")
         for name, r in rows.items():
-            cells = [f"{fmt(r[c]['median'])} ({fmt(r[c]['min'])}-{fmt(r[c]['max'])})" if c in r else "-" for c in cols]
+            cells = [(f"{fmt(r[c]['median'])} ({fmt(r[c]['min'])}-{fmt(r[c]['max'])})"
+                      + (f", {r[c]['GB/s']:.1f} GB/s" if "GB/s" in r[c] else "")) if c in r else "-" for c in cols]
             buf.write(f"| {name} | " + " | ".join(cells) + " |\n")
     buf.write("\n## Summary against the targets\n\n")
     for line in summary(res):
@@ -260,12 +324,50 @@ def summary(res):
         d, dc = r.get("xpshim-gpu (device only)"), r.get("cupy (device only)")
         if d and dc:
             out.append(f"grayscale {size}, device only: xpshim/CuPy throughput ratio {dc['median'] / d['median']:.3f} (target ≥ 0.97)")
+    for size, r in res.get("crossover", {}).items():
+        if "xpshim-gpu" in r and "cupy" in r:
+            out.append(f"{size}: NumPy/xpshim-gpu {r['numpy']['median'] / r['xpshim-gpu']['median']:.2f}x, "
+                       f"NumPy/CuPy {r['numpy']['median'] / r['cupy']['median']:.2f}x, "
+                       f"xpshim/CuPy throughput {r['cupy']['median'] / r['xpshim-gpu']['median']:.3f}")
+    for size, r in res.get("copies", {}).items():
+        out.append(f"copies {size}: " + ", ".join(f"{k} {v['GB/s']:.1f} GB/s" for k, v in r.items()))
     for size, r in res.get("matmul", {}).items():
         d, dc, n = r.get("xpshim-gpu (device only)"), r.get("cupy (device only)"), r.get("numpy")
         if d and dc:
             out.append(f"matmul {size}: device only xpshim {fmt(d['median'])} vs CuPy {fmt(dc['median'])} "
                        f"(ratio {dc['median'] / d['median']:.3f}); NumPy {fmt(n['median'])} ({n['median'] / d['median']:.0f}x slower)")
     return out
+
+
+def plot_crossover(res, path):
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    cx = res.get("crossover", {})
+    if not cx:
+        return None
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
+    for ax, case in zip(axes, ("chain a*a + a", "reduction a.sum()")):
+        rows = {float(k.split("n=")[1]): v for k, v in cx.items() if k.startswith(case)}
+        ns = sorted(rows)
+        for variant in ("cupy", "xpshim-gpu", "xpshim-cpu"):
+            if all(variant in rows[n] for n in ns):
+                ax.plot(ns, [rows[n]["numpy"]["median"] / rows[n][variant]["median"] for n in ns], "o-", label=variant)
+        ax.axhline(1.0, color="gray", lw=0.8, ls="--")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("elements (float64)")
+        ax.set_title(case)
+    axes[0].set_ylabel("speed-up over NumPy (>1: faster)")
+    axes[0].legend()
+    fig.suptitle(f"CPU/GPU crossover — {res['machine'].get('gpu', 'CPU only')}, NumPy on {res['machine']['cpus']} cores")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    return path
 
 
 def plot(res, path):
@@ -295,19 +397,23 @@ def plot(res, path):
     return path
 
 
+SECTIONS = {"percall": bench_percall, "grayscale": bench_grayscale, "matmul": bench_matmul,
+            "crossover": bench_crossover, "copies": bench_copies}
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="small sizes, few repeats (a smoke test)")
     ap.add_argument("--full", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--percall-cpu-only", action="store_true", help=argparse.SUPPRESS)
-    ap.add_argument("--only", choices=["percall", "grayscale", "matmul"], action="append")
+    ap.add_argument("--only", choices=list(SECTIONS), action="append")
     ap.add_argument("--out", default=os.path.join(HERE, "results"))
     ap.add_argument("--tag", default=None, help="file name stem (default: date and machine)")
     args = ap.parse_args(argv)
     if args.percall_cpu_only:
         return percall_cpu_only(args.quick)
     res = {"machine": machine(), "quick": args.quick}
-    for section, fn in (("percall", bench_percall), ("grayscale", bench_grayscale), ("matmul", bench_matmul)):
+    for section, fn in SECTIONS.items():
         if not args.only or section in args.only:
             res[section] = fn(args.quick)
     os.makedirs(args.out, exist_ok=True)
@@ -319,6 +425,7 @@ def main(argv=None):
     with open(os.path.join(args.out, tag + ".md"), "w") as f:
         f.write(md)
     plot(res, os.path.join(args.out, tag + "-percall.png"))
+    plot_crossover(res, os.path.join(args.out, tag + "-crossover.png"))
     print(md)
 
 

@@ -57,7 +57,11 @@ def _func(name, f, real=None, strict=True):
     def g(*args, **kwargs):
         a = [_unwrap(x, strict and i == 0 and name not in _CREATION) for i, x in enumerate(args)]
         kw = {k: _unwrap(v, False) for k, v in kwargs.items()}
-        return _wrap(f(*a, **kw))
+        r = f(*a, **kw)
+        out = kwargs.get("out")
+        if type(out) is ndarray and r is out._h:
+            return out  # CuPy returns the out= array itself
+        return _wrap(r)
     g.__name__ = name
     if real is not None:
         try:
@@ -77,7 +81,9 @@ class _Ufunc:
         for x in args:
             if type(x) is numpy.ndarray or type(x) is list:
                 raise TypeError(f"Unsupported type {type(x)}")
-        return _wrap(self._np(*[_unwrap(x, False) for x in args], **{k: _unwrap(v, False) for k, v in kwargs.items()}))
+        r = self._np(*[_unwrap(x, False) for x in args], **{k: _unwrap(v, False) for k, v in kwargs.items()})
+        out = kwargs.get("out")
+        return out if type(out) is ndarray and r is out._h else _wrap(r)
 
     def outer(self, a, b):
         return _wrap(self._np.outer(_unwrap(a, True), _unwrap(b, True)))

@@ -329,3 +329,30 @@ def test_numba_jit_on_gpu_arrays(gpu):
     r = double_in_place_and_total(d)
     assert type(r) is numpy.ndarray and r[0] == 20.0
     same(d, numpy.arange(5.0) * 2)  # the change was written back to the device
+
+
+def test_ndarray_constructor_on_each_device(gpu):
+    x = np.ndarray((2, 3), dtype=np.float32)
+    assert isinstance(x, GpuArray) and x.shape == (2, 3) and x.dtype == numpy.float32
+    with np.device("cpu"):
+        assert type(np.ndarray((2,))) is numpy.ndarray
+
+
+def test_out_argument_returns_the_same_array(pair):
+    d, h = pair
+    o = np.empty(4)
+    r = np.sum(d, axis=0, out=o)
+    assert r is o
+    same(o, h.sum(axis=0))
+    o2 = np.empty_like(d)
+    assert np.add(d, 1, out=o2) is o2
+    same(o2, h + 1)
+
+
+def test_divmod_and_numpy_scalar_operands(pair):
+    d, h = pair
+    q, r = divmod(d, 3)
+    same(q, h // 3)
+    same(r, h % 3)
+    same(numpy.float32(2) * d, numpy.float32(2) * h)
+    same(np.where(d > 5, d, 0), numpy.where(h > 5, h, 0))

@@ -111,10 +111,15 @@ def gpu_args(args, kwargs, spec):
         return a, kwargs
     kw = {}
     for k, v in kwargs.items():
-        if k in names:
+        t = type(v)
+        if t is ndarray:
+            kw[k] = v._a
+        elif k in names and (t is list or t is tuple):
             kw[k] = _seq(v) if k in SEQUENCE_PARAMS else _arraylike(v)
+        elif t is numpy.ndarray:
+            kw[k] = _transfer.to_device(v, "NumPy array argument")
         else:
-            kw[k] = dev(v)
+            kw[k] = v
     return a, kw
 
 
@@ -148,18 +153,19 @@ def _resolve_path(mod, path):
 class Route:
     """One routed NumPy callable: its NumPy function and where CuPy's is."""
 
-    __slots__ = ("name", "npf", "cupy_path", "spec", "_cpf", "_xp")
+    __slots__ = ("name", "npf", "cupy_path", "spec", "_cpf", "_xp", "_accepts")
 
     def __init__(self, name, npf, cupy_path):
         self.name, self.npf, self.cupy_path = name, npf, cupy_path
         self.spec = _array_like_params(npf)
-        self._cpf = self._xp = None
+        self._cpf = self._xp = self._accepts = None
 
     @property
     def cpf(self):
         xp = _backend.xp
         if self._xp is not xp:  # resolved per backend module (tests swap in a stand-in)
             self._cpf = _resolve_path(xp, self.cupy_path) if self.cupy_path else None
+            self._accepts = _signatures.accepted(self._cpf) if self._cpf is not None else None
             self._xp = xp
         return self._cpf
 
@@ -167,12 +173,17 @@ class Route:
         cpf = self.cpf
         if cpf is None:
             return _fallback.run(self.name, self.npf, args, kwargs, f"CuPy has no {self.cupy_path or self.name}")
-        gap = _kwargs_gap(cpf, kwargs)
-        if gap:
-            return _fallback.run(self.name, self.npf, args, kwargs,
-                                 f"CuPy's {self.cupy_path} takes no {', '.join(map(repr, gap))} argument")
+        if kwargs and self._accepts is not None and not kwargs.keys() <= self._accepts:
+            gap = _kwargs_gap(cpf, kwargs)
+            if gap:
+                return _fallback.run(self.name, self.npf, args, kwargs,
+                                     f"CuPy's {self.cupy_path} takes no {', '.join(map(repr, gap))} argument")
         a, kw = gpu_args(args, kwargs, self.spec)
-        return wrap(call_gpu(cpf, a, kw))
+        r = call_gpu(cpf, a, kw)
+        out = kwargs.get("out") if kwargs else None
+        if type(out) is ndarray and r is out._a:
+            return out  # as NumPy: the out= array itself comes back
+        return wrap(r)
 
     def cpu(self, args, kwargs):
         if _backend.live and locate(args, kwargs) == "gpu":
@@ -331,7 +342,10 @@ def method(name):
         if cm is None:
             return _fallback.run_method(self, name, args, kwargs, f"cupy.ndarray has no {name}()")
         if not kwargs and not arrays:
-            return wrap(call_gpu(cm, [x._a if type(x) is ndarray else dev(x) for x in args], kwargs))
+            for x in args:
+                if type(x) is ndarray or type(x) is numpy.ndarray:
+                    return wrap(call_gpu(cm, [dev(x) for x in args], kwargs))
+            return wrap(call_gpu(cm, args, kwargs))
         gap = _kwargs_gap(getattr(type(self._a), name), kwargs)
         if gap:
             return _fallback.run_method(self, name, args, kwargs,

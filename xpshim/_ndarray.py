@@ -156,6 +156,9 @@ def _axes_used(k):
     return 1
 
 
+_BASIC = frozenset({int, slice, type(None), type(Ellipsis)})
+
+
 def _value(v):
     t = type(v)
     if t is ndarray:
@@ -377,10 +380,17 @@ class ndarray(metaclass=_NdarrayMeta):
         return wrap(self._a.round(ndigits))
 
     def __getitem__(self, key):
+        t = type(key)
+        if t is int or t is slice or (t is tuple and all(type(k) in _BASIC for k in key)):
+            return wrap(self._a[key])  # basic indexing: CuPy raises as NumPy does
         return wrap(self._a[_index(self, key)])
 
     def __setitem__(self, key, value):
-        self._a[_index(self, key)] = _value(value)
+        t = type(key)
+        if t is int or t is slice or (t is tuple and all(type(k) in _BASIC for k in key)):
+            self._a[key] = _value(value)
+        else:
+            self._a[_index(self, key)] = _value(value)
 
     # -- NumPy protocols: NumPy ufuncs on GPU arrays run on the GPU --------
     def __array_ufunc__(self, uf, method, *inputs, **kwargs):

@@ -7,6 +7,7 @@ pipeline made none.
 
 import atexit
 import json
+import sys
 import threading
 import warnings
 from collections import Counter, defaultdict
@@ -19,17 +20,27 @@ from ._errors import TransferWarning
 _lock = threading.Lock()
 _count = Counter()  # direction -> number of copies
 _bytes = Counter()  # direction -> bytes
-_sites = defaultdict(Counter)  # direction -> {"file:line (reason)": n}
+_sites = defaultdict(Counter)  # direction -> {(file, line, reason): n}
 _fallbacks = Counter()  # function name -> host runs
 _fallback_sites = defaultdict(Counter)
 
 
 def _record(direction, nbytes, reason):
-    site = _callsite.where(4)
+    # The user's line, found through a per-code-object cache: this runs on every copy.
+    f = sys._getframe(2)
+    inside = _callsite._inside
+    while f is not None:
+        hit = inside.get(f.f_code)
+        if hit is None:
+            hit = _callsite._is_inside(f.f_code)
+        if not hit:
+            break
+        f = f.f_back
+    key = (f.f_code.co_filename, f.f_lineno, reason) if f is not None else ("?", 0, reason)
     with _lock:
         _count[direction] += 1
-        _bytes[direction] += int(nbytes)
-        _sites[direction][f"{site} ({reason})"] += 1
+        _bytes[direction] += nbytes
+        _sites[direction][key] += 1
     if _config.transfer_policy == "warn":
         fn, line, glb = _callsite.user_frame(3)
         warnings.warn_explicit(
@@ -70,7 +81,8 @@ def stats():
     with _lock:
         return {
             "transfers": {
-                d: {"count": _count[d], "bytes": _bytes[d], "sites": dict(_sites[d])}
+                d: {"count": _count[d], "bytes": _bytes[d],
+                    "sites": {f"{fn}:{line} ({why})": n for (fn, line, why), n in _sites[d].items()}}
                 for d in ("host_to_device", "device_to_host")
             },
             "fallbacks": {
