@@ -339,13 +339,20 @@ def summary(res):
     return out
 
 
-def plot_crossover(res, path):
+def _pyplot():
     try:
         import matplotlib
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
+        return None
+    return plt
+
+
+def plot_crossover(res, path):
+    plt = _pyplot()
+    if plt is None:
         return None
     cx = res.get("crossover", {})
     if not cx:
@@ -371,12 +378,8 @@ def plot_crossover(res, path):
 
 
 def plot(res, path):
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
+    plt = _pyplot()
+    if plt is None:
         return None
     pc = res.get("percall", {})
     if not pc:
