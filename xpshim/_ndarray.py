@@ -91,10 +91,11 @@ def host(x, reason):
 
 
 def _scalar(x, reason):
-    """The one element of a size-1 GPU array as a Python scalar (counted)."""
+    """The size-1 CuPy array of ``x`` after counting its copy to the host: the caller
+    converts it with CuPy's own (fastest) scalar conversion."""
     a = x._a
     _transfer._record("device_to_host", a.itemsize, reason)
-    return a.item()
+    return a
 
 
 # ---------------------------------------------------------------- indexing
