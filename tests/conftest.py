@@ -65,3 +65,44 @@ def _fresh_stats():
 def transfers():
     s = xpshim.stats()["transfers"]
     return s["host_to_device"]["count"] + s["device_to_host"]["count"]
+
+
+# ---- the differential suite's results matrix (XPSHIM_DIFF_RESULTS=folder) --------------
+
+_rows = []
+
+
+def pytest_runtest_logreport(report):
+    if "test_differential.py" not in report.nodeid:
+        return
+    if report.when == "call" or (report.when == "setup" and report.outcome != "passed"):
+        outcome = "xfail" if hasattr(report, "wasxfail") else report.outcome
+        _rows.append({"test": report.nodeid.split("::", 1)[1], "outcome": outcome,
+                      "seconds": round(report.duration, 3),
+                      "message": (str(report.longrepr).splitlines()[-1][:300] if report.failed else "")})
+
+
+def pytest_sessionfinish(session, exitstatus):
+    folder = os.environ.get("XPSHIM_DIFF_RESULTS")
+    if not folder or not _rows:
+        return
+    import json
+    import platform
+
+    import numpy
+
+    meta = {"python": platform.python_version(), "numpy": numpy.__version__,
+            "examples_per_test": int(os.environ.get("XPSHIM_DIFF_EXAMPLES", "15")),
+            "gpu": _backend.gpu_status().reason, "cupy": getattr(_backend.xp, "__version__", None)}
+    os.makedirs(folder, exist_ok=True)
+    tag = os.environ.get("XPSHIM_DIFF_TAG", "differential")
+    with open(os.path.join(folder, tag + ".json"), "w") as f:
+        json.dump({"machine": meta, "results": _rows}, f, indent=1)
+    counts = {}
+    for r in _rows:
+        counts[r["outcome"]] = counts.get(r["outcome"], 0) + 1
+    with open(os.path.join(folder, tag + ".md"), "w") as f:
+        f.write(f"# Differential results: {tag}\n\n{meta}\n\nTotals: {counts}; "
+                f"time {sum(r['seconds'] for r in _rows):.1f} s\n\n| test | outcome | s | message |\n|---|---|---|---|\n")
+        for r in _rows:
+            f.write(f"| {r['test']} | {r['outcome']} | {r['seconds']} | {r['message'].replace('|', '/')} |\n")

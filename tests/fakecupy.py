@@ -34,8 +34,8 @@ def _unwrap(x, strict):
         return x._h
     if t is numpy.ndarray:
         raise TypeError("Unsupported type <class 'numpy.ndarray'>")
-    if strict and t is list:
-        raise TypeError("Unsupported type <class 'list'>")
+    if strict and t is list and not any(type(v) is ndarray for v in x):
+        raise TypeError("Unsupported type <class 'list'>")  # (CuPy takes sequences of arrays)
     if t is list or t is tuple:
         return t(_unwrap(v, False) for v in x)
     return x

@@ -76,8 +76,11 @@ def _arraylike(v):
     t = type(v)
     if t is ndarray:
         return v._a
-    if t is numpy.ndarray or t is list or t is tuple:
+    if t is numpy.ndarray:
         return _transfer.to_device(v, "array-like argument")
+    if t is list or t is tuple:
+        # An empty list means "no indices" to NumPy (intp), not an empty float array.
+        return _transfer.to_device(v, "array-like argument", dtype=None if v else numpy.intp)
     return v
 
 

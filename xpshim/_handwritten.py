@@ -108,11 +108,38 @@ def default_rng(seed=None):
     return GpuObject(xp.random.default_rng(seed), numpy.random.default_rng(seed), "random.Generator")
 
 
+def _lexsort_keys(keys):
+    # NumPy takes a sequence of key arrays; CuPy's lexsort takes one 2-D array.
+    if type(keys) in (list, tuple) and _backend.live and any(type(k) is ndarray for k in keys):
+        return _backend.xp.stack([k._a if type(k) is ndarray else _transfer.to_device(k, "lexsort key") for k in keys])
+    return keys
+
+
+def lexsort(keys, axis=-1):
+    if not _backend.live:
+        return numpy.lexsort(keys, axis)
+    from ._dispatch import locate
+
+    if (locate((keys,), {}) or _config.current_device()) == "cpu":
+        return numpy.lexsort(keys, axis)
+    if axis != -1:
+        from . import _fallback
+
+        return _fallback.run("xpshim.lexsort", numpy.lexsort, (keys, axis), {}, "CuPy's lexsort takes no axis")
+    return wrap(call_gpu(_backend.xp.lexsort, [_lexsort_keys(keys) if type(keys) in (list, tuple)
+                                               else (keys._a if type(keys) is ndarray else keys)], {}))
+
+
+lexsort.__doc__ = "xpshim.lexsort: a sequence of GPU key arrays is stacked for cupy.lexsort\n\n" + numpy.lexsort.__doc__
+lexsort.__wrapped__ = numpy.lexsort
+
+
 # (module, name) -> object, used by _namespace before the routing default.
 TABLE = {
     **{("xpshim", n): _creation(n) for n in ("array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray")},
     ("xpshim", "ndarray"): ndarray,
     ("xpshim", "from_dlpack"): from_dlpack,
+    ("xpshim", "lexsort"): lexsort,
     ("xpshim.random", "seed"): seed,
     ("xpshim.random", "default_rng"): default_rng,
 }

@@ -1,0 +1,54 @@
+"""How many routed names the differential suite exercises, out of how many are routed.
+
+    python tests/diff_coverage.py          (add -v to list the names not yet exercised)
+"""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import numpy  # noqa: E402
+
+import xpshim  # noqa: E402
+from xpshim import _namespace  # noqa: E402
+from xpshim._dispatch import ufunc  # noqa: E402
+from xpshim._registry import ROUTED_MODULES  # noqa: E402
+
+import diffcases  # noqa: E402
+import test_differential  # noqa: E402
+
+
+def routed_names():
+    """Every name xpshim routes (a wrapper that can run on the GPU), as 'mod.name'."""
+    out = set()
+    for sub in ("",) + tuple(ROUTED_MODULES):
+        mod = xpshim if not sub else _namespace.routed_module(sub)
+        npmod = _namespace._numpy_module(sub)
+        for name in _namespace.public_names(sub):
+            obj = getattr(mod, name, None)
+            if obj is None or obj is getattr(npmod, name, None) or isinstance(obj, type):
+                continue
+            if callable(obj) and (isinstance(obj, ufunc) or hasattr(obj, "__wrapped__")):
+                out.add(f"{sub}.{name}" if sub else name)
+    return out
+
+
+def exercised():
+    names = set(diffcases.UFUNCS) | set(diffcases.REDUCTIONS) | set(diffcases.FUNCS)
+    names |= set(test_differential.UFUNC_METHOD_CASES)
+    return names
+
+
+def main(argv):
+    routed, done = routed_names(), exercised()
+    hit = routed & done
+    print(f"differential suite: {len(hit)} of {len(routed)} routed names exercised "
+          f"({100 * len(hit) / len(routed):.1f}%); plus indexing, operators and ufunc methods")
+    if "-v" in argv:
+        print("not yet exercised:", ", ".join(sorted(routed - done)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
