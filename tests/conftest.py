@@ -77,9 +77,21 @@ def pytest_runtest_logreport(report):
         return
     if report.when == "call" or (report.when == "setup" and report.outcome != "passed"):
         outcome = "xfail" if hasattr(report, "wasxfail") else report.outcome
-        _rows.append({"test": report.nodeid.split("::", 1)[1], "outcome": outcome,
-                      "seconds": round(report.duration, 3),
-                      "message": (str(report.longrepr).splitlines()[-1][:300] if report.failed else "")})
+        row = {"test": report.nodeid.split("::", 1)[1], "outcome": outcome, "seconds": round(report.duration, 3),
+               "message": (_first_error(report) if report.failed else "")}
+        _rows.append(row)
+        folder = os.environ.get("XPSHIM_DIFF_RESULTS")
+        if folder:  # one line per test as it ends, so a run cut short still leaves its rows
+            import json
+
+            os.makedirs(folder, exist_ok=True)
+            with open(os.path.join(folder, os.environ.get("XPSHIM_DIFF_TAG", "differential") + ".jsonl"), "a") as f:
+                f.write(json.dumps(row) + "\n")
+
+
+def _first_error(report):
+    lines = [ln for ln in str(report.longrepr).splitlines() if "AssertionError:" in ln or ln.startswith("E   ")]
+    return (lines[0] if lines else str(report.longrepr).splitlines()[-1])[:400]
 
 
 def pytest_sessionfinish(session, exitstatus):
