@@ -118,8 +118,9 @@ def assert_same(got, want, ulp=0, rtol=None, atol=0.0, check_dtype=True, where="
         numpy.testing.assert_allclose(got, want, rtol=rtol, atol=atol, equal_nan=True, err_msg=where)
         return
     if ulp == 0:
-        same = (got == want) | (numpy.isnan(got) & numpy.isnan(want))
-        sign = numpy.signbit(got) == numpy.signbit(want)
+        nan = numpy.isnan(got) & numpy.isnan(want)
+        same = (got == want) | nan
+        sign = (numpy.signbit(got) == numpy.signbit(want)) | nan  # a NaN's sign bit carries no meaning
         assert same.all() and sign.all(), f"{where}: values differ (exact)\n got {got!r}\nwant {want!r}"
         return
     ok, why = _ulp_close(got, want, ulp)

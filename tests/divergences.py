@@ -5,8 +5,30 @@ a fix makes the suite say so). INPUTS: inputs the suite does not generate, and w
 README's "Known differences" section says the same for users.
 """
 
+_TRIAGE = "found on the H200 (2026-12-02, 6 examples per name), not yet triaged: "
+
+# Names whose GPU (cuda) run differs from NumPy. On the stand-in they must pass; on the GPU a
+# listed name that now matches NumPy fails the run, so the list cannot go stale.
 NAMES = {
-    # name: reason
+    "logical_and": "CuPy has no loop for mixed complex64/complex128 inputs (TypeError 'Wrong type')",
+    "logical_or": "CuPy has no loop for mixed complex64/complex128 inputs (TypeError 'Wrong type')",
+    "logical_xor": "CuPy has no loop for mixed complex64/complex128 inputs (TypeError 'Wrong type')",
+    "multiply": _TRIAGE + "complex64 product with a subnormal part: GPU 0.0, NumPy -4e-45",
+    "float_power": _TRIAGE + "complex inputs",
+    "nextafter": _TRIAGE + "float16 nextafter(-0.0, 0.0)",
+    "median": "CuPy raises ValueError on an empty array; NumPy returns nan and warns",
+    "nanmedian": "CuPy raises ValueError on an empty array; NumPy returns nan and warns",
+    "extract": "CuPy does not check that the condition fits the array (NumPy raises IndexError)",
+    "take_along_axis": _TRIAGE + "integer input",
+    "angle": _TRIAGE + "assertion without detail", "bartlett": _TRIAGE + "window values or dtype",
+    "blackman": _TRIAGE + "window values or dtype", "hamming": _TRIAGE + "window values or dtype",
+    "hanning": _TRIAGE + "window values or dtype", "kaiser": _TRIAGE + "window values or dtype",
+    "convolve": _TRIAGE + "assertion without detail", "correlate": _TRIAGE + "assertion without detail",
+    "cross": _TRIAGE + "zero vectors", "linalg.norm": _TRIAGE + "assertion without detail",
+    "fft.fft2": _TRIAGE + "tolerance or dtype", "fft.fftn": _TRIAGE + "tolerance or dtype",
+    "fft.hfft": _TRIAGE + "tolerance or dtype", "fft.ifft2": _TRIAGE + "tolerance or dtype",
+    "fft.irfft": _TRIAGE + "tolerance or dtype", "fft.irfft2": _TRIAGE + "tolerance or dtype",
+    "maximum.at": _TRIAGE + "cupy.maximum.at result differs", "minimum.at": _TRIAGE + "cupy.minimum.at result differs",
 }
 
 INPUTS = {
