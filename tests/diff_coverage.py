@@ -17,6 +17,7 @@ from xpshim._registry import ROUTED_MODULES  # noqa: E402
 
 import diffcases  # noqa: E402
 import test_differential  # noqa: E402
+import test_random_stats  # noqa: E402
 
 
 def routed_names():
@@ -37,6 +38,7 @@ def routed_names():
 def exercised():
     names = set(diffcases.UFUNCS) | set(diffcases.REDUCTIONS) | set(diffcases.FUNCS)
     names |= set(test_differential.UFUNC_METHOD_CASES)
+    names |= {f"random.{n}" for n in test_random_stats.LEGACY} | {"random.seed", "random.default_rng"}
     return names
 
 
@@ -44,7 +46,8 @@ def main(argv):
     routed, done = routed_names(), exercised()
     hit = routed & done
     print(f"differential suite: {len(hit)} of {len(routed)} routed names exercised "
-          f"({100 * len(hit) / len(routed):.1f}%); plus indexing, operators and ufunc methods")
+          f"({100 * len(hit) / len(routed):.1f}%); plus indexing, operators, ufunc methods and "
+          f"{len(test_random_stats.GENERATOR)} Generator methods")
     if "-v" in argv:
         print("not yet exercised:", ", ".join(sorted(routed - done)))
     return 0

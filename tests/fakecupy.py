@@ -41,7 +41,22 @@ def _unwrap(x, strict):
     return x
 
 
+class _Generator:
+    """CuPy's Generator as far as it goes: only the methods the real one has."""
+
+    def __init__(self, g):
+        self._g = g
+
+    def __getattr__(self, name):
+        real = getattr(getattr(_real, "random", None), "Generator", None) if _real else None
+        if real is not None and not hasattr(real, name):
+            raise AttributeError(f"'cupy.random.Generator' object has no attribute {name!r}")
+        return _func(name, getattr(self._g, name), None, strict=False)
+
+
 def _wrap(r):
+    if isinstance(r, numpy.random.Generator):
+        return _Generator(r)
     if type(r) is numpy.ndarray:
         o = object.__new__(ndarray)
         o._h = r
