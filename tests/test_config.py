@@ -106,18 +106,20 @@ def test_report_written_at_exit(tmp_path):
     assert set(rep) == {"transfers", "fallbacks"}
 
 
+STAND_IN = ("import sys, warnings; sys.path.insert(0, 'tests'); import fakecupy, xpshim as np; "
+            "np._backend.install(fakecupy); a = np.arange(4.0)\n")
+
+
 def test_fallback_raise_policy_in_a_fresh_process():
-    code = ("import sys; sys.path.insert(0, 'tests'); import fakecupy, xpshim as np; "
-            "np._backend.install(fakecupy); a = np.arange(4.0)\n"
-            "try:\n    np.maximum.accumulate(a)\nexcept np.FallbackError as e:\n    print('raised', 'XPSHIM_FALLBACK' in str(e))")
+    code = STAND_IN + ("try:\n    np.maximum.accumulate(a)\nexcept np.FallbackError as e:\n"
+                       "    print('raised', 'XPSHIM_FALLBACK' in str(e))")
     r = py(code, XPSHIM_FALLBACK="raise")
     assert r.stdout.strip() == "raised True", r.stderr
 
 
 def test_silent_policy_counts_without_warning():
-    code = ("import sys, warnings; sys.path.insert(0, 'tests'); import fakecupy, xpshim as np; "
-            "np._backend.install(fakecupy); warnings.simplefilter('error'); a = np.arange(4.0); "
-            "np.maximum.accumulate(a); print(np.stats()['fallbacks']['xpshim.maximum.accumulate']['count'])")
+    code = STAND_IN + ("warnings.simplefilter('error'); np.maximum.accumulate(a); "
+                       "print(np.stats()['fallbacks']['xpshim.maximum.accumulate']['count'])")
     r = py(code, XPSHIM_FALLBACK="silent")
     assert r.stdout.strip() == "1", r.stderr
 

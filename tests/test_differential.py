@@ -43,20 +43,21 @@ def _run(gpu, name, prop):
     pytest.fail(f"{name} is listed in tests/divergences.py but now matches NumPy on the GPU: remove it")
 
 
-def _np(v):
+def _side(v, which):
+    """The NumPy ("np") or xpshim ("xp") form of a generated argument."""
     if isinstance(v, Arr):
-        return v.np()
+        return getattr(v, which)()
     if isinstance(v, (list, tuple)):
-        return type(v)(_np(x) for x in v)
+        return type(v)(_side(x, which) for x in v)
     return v
+
+
+def _np(v):
+    return _side(v, "np")
 
 
 def _xp(v):
-    if isinstance(v, Arr):
-        return v.xp()
-    if isinstance(v, (list, tuple)):
-        return type(v)(_xp(x) for x in v)
-    return v
+    return _side(v, "xp")
 
 
 def _has32(args, kwargs):
