@@ -353,6 +353,62 @@ FUNCS = {
     "fft.irfft2": _args(A(COMPLEX, shapes(2, 2, 2), lo=-1e3, hi=1e3)),
     "fft.hfft": _args(A(COMPLEX, shapes(1, 1, 2), lo=-1e3, hi=1e3)), "fft.ihfft": _args(A(F, shapes(1, 1), lo=-1e3, hi=1e3)),
     "emath.sqrt": _args(A(F, lo=-1e3, hi=1e3)), "emath.log": _args(A(F, lo=-1e3, hi=1e3)),
+    "emath.log10": _args(A(F, lo=-1e3, hi=1e3)), "emath.log2": _args(A(F, lo=-1e3, hi=1e3)),
+    "emath.arccos": _args(A(F, lo=-3, hi=3)), "emath.arcsin": _args(A(F, lo=-3, hi=3)),
+    "emath.arctanh": _args(A(F, lo=-0.5, hi=0.5)), "emath.power": _args(A(F, lo=-9, hi=9), st.integers(0, 3)),
+    "lib.scimath.sqrt": _args(A(F, lo=-1e3, hi=1e3)),
+    # creation from data, and what NumPy returns about arrays
+    "array": _args(A()), "asarray": _args(A()), "asanyarray": _args(A()), "ascontiguousarray": _args(A()),
+    "asfortranarray": _args(A(R)), "asarray_chkfinite": _args(A(F)), "require": _args(A(R)),
+    "empty_like": _args(A(R).map(lambda a: a), dtype=st.just("f8")).map(lambda t: t),
+    "array_equiv": _args(A(R, st.just((3,))), A(R, st.just((1,)))),
+    "iscomplexobj": _args(A()), "isrealobj": _args(A()), "isfortran": _args(A(R, shapes(2, 2))),
+    "result_type": _args(A(), A()), "common_type": _args(A(F)), "min_scalar_type": _args(st.integers(-300, 300)),
+    "can_cast": _args(st.sampled_from(["i4", "f4", "f8"]), st.sampled_from(["i8", "f8", "f2"])),
+    "may_share_memory": _args(A(R), A(R)), "shares_memory": _args(A(R), A(R)),
+    "unique_values": _args(A(R, shapes(1, 1), lo=-5, hi=5)), "unique_counts": _args(A(R, shapes(1, 1), lo=-5, hi=5)),
+    "unique_inverse": _args(A(R, shapes(1, 1), lo=-5, hi=5)), "unique_all": _args(A(R, shapes(1, 1), lo=-5, hi=5)),
+    "unstack": _args(A(R, shapes(1, 3))),
+    "block": _args(st.just([[Arr(numpy.ones((2, 2)), "plain"), Arr(numpy.zeros((2, 1)), "plain")]])),
+    "dsplit": _args(A(R, st.just((2, 2, 4))), st.sampled_from([1, 2, 4])),
+    "tril_indices_from": _args(A(R, st.just((4, 4)))), "triu_indices_from": _args(A(R, st.just((4, 4)))),
+    "diag_indices_from": _args(A(R, st.just((3, 3)))),
+    "apply_along_axis": _args(st.just(numpy.sum), st.integers(0, 1), A(R, st.just((3, 4)), **SMALL)),
+    "piecewise": _args(A(F, st.just((6,)), lo=-5, hi=5).map(lambda a: a), st.just(None)).map(
+        lambda t: ((t[0][0], [t[0][0]], [lambda v: v * 2, 0]), {})),
+    "partition": _args(A(R, st.just((6,)), **SMALL), st.integers(0, 5)),
+    "argpartition": _args(A(R, st.just((6,)), **SMALL), st.integers(0, 5)),
+    "polydiv": _args(A(F, shapes(1, 1, 1, 4), lo=-5, hi=5), st.just(Arr(numpy.array([1.0, 2.0]), "plain"))),
+    "poly": _args(A(F, shapes(1, 1, 1, 4), lo=-5, hi=5)),
+    "polynomial.polynomial.polyval": _args(A(F, lo=-3, hi=3), A(F, shapes(1, 1), lo=-3, hi=3)),
+    "polynomial.polynomial.polyadd": _args(A(F, shapes(1, 1), **SMALL), A(F, shapes(1, 1), **SMALL)),
+    "polynomial.polynomial.polysub": _args(A(F, shapes(1, 1), **SMALL), A(F, shapes(1, 1), **SMALL)),
+    "polynomial.polynomial.polymul": _args(A(F, shapes(1, 1), **SMALL), A(F, shapes(1, 1), **SMALL)),
+    "polynomial.polynomial.polyder": _args(A(F, shapes(1, 1), **SMALL)),
+    "polynomial.polynomial.polyint": _args(A(F, shapes(1, 1), **SMALL)),
+    "polynomial.polynomial.polyvander": _args(A(F, shapes(1, 1), lo=-3, hi=3), st.integers(0, 4)),
+    "polynomial.polynomial.polyfromroots": _args(A(F, shapes(1, 1, 1, 4), lo=-3, hi=3)),
+    "polynomial.polynomial.polytrim": _args(A(F, shapes(1, 1), lo=0, hi=2)),
+    "polynomial.polynomial.polyline": _args(st.floats(-5, 5), st.floats(-5, 5)),
+    "polynomial.polynomial.polymulx": _args(A(F, shapes(1, 1), **SMALL)),
+    "polynomial.polynomial.polypow": _args(A(F, shapes(1, 1, 1, 3), lo=-3, hi=3), st.integers(0, 3)),
+    # in place: the first argument is compared after the call (see MUTATES_FIRST)
+    "copyto": _args(A(R, st.just((3, 4))), A(R, st.just((3, 4)))),
+    "place": _args(A(R, st.just((5,))), A([numpy.dtype("?")], st.just((5,))), st.just([7])),
+    "put": _args(A(R, st.just((5,))), st.just([0, 3]), st.just([9, 8])),
+    "putmask": _args(A(R, st.just((5,))), A([numpy.dtype("?")], st.just((5,))), st.just(Arr(numpy.arange(5), "plain"))),
+    "put_along_axis": _args(A(R, st.just((3, 4))), st.just(Arr(numpy.array([[0], [3], [1]]), "plain")), st.just(7),
+                            axis=st.just(1)),
+    "fill_diagonal": _args(A(R, st.just((3, 3))), st.integers(-5, 5)),
+}
+# functions that work in place and return None: their first argument is the result
+MUTATES_FIRST = {"copyto", "place", "put", "putmask", "put_along_axis", "fill_diagonal"}
+# results defined only up to order or contents: compared after sorting / by shape and dtype
+RESULT_VIEW = {
+    "partition": lambda r, args: numpy.sort(numpy.asarray(r)),
+    "argpartition": lambda r, args: numpy.sort(numpy.asarray(args[0])[numpy.asarray(r)]),
+    "empty_like": lambda r, args: numpy.zeros(numpy.shape(r), numpy.asarray(r).dtype),
+    "poly": lambda r, args: numpy.round(numpy.asarray(r), 6),
 }
 
 # relative tolerances where the GPU library sums, factors or transforms in another order
@@ -366,7 +422,11 @@ FUNC_TOL = {n: {"rtol": 1e-9, "atol": 1e-9} for n in (
     "histogram_bin_edges", "histogram2d", "vecdot", "polyint", "polyfit", "linalg.matrix_power", "linalg.slogdet",
     "linalg.cond", "linalg.multi_dot", "linalg.vector_norm", "linalg.matrix_norm", "linalg.tensordot",
     "linalg.svdvals", "linalg.vecdot", "linalg.matmul", "linalg.cross", "fft.ifft2", "fft.ifftn", "fft.rfft2",
-    "fft.rfftn", "fft.irfft2", "fft.hfft", "fft.ihfft", "emath.sqrt", "emath.log", "cumulative_prod", "real_if_close")}
+    "fft.rfftn", "fft.irfft2", "fft.hfft", "fft.ihfft", "emath.sqrt", "emath.log", "cumulative_prod", "real_if_close",
+    "emath.log10", "emath.log2", "emath.arccos", "emath.arcsin", "emath.arctanh", "emath.power", "lib.scimath.sqrt",
+    "apply_along_axis", "polydiv", "polynomial.polynomial.polyval", "polynomial.polynomial.polymul",
+    "polynomial.polynomial.polyint", "polynomial.polynomial.polyvander", "polynomial.polynomial.polyfromroots",
+    "polynomial.polynomial.polypow", "polynomial.polynomial.polyadd", "polynomial.polynomial.polysub")}
 FUNC_TOL.update({"linspace": {"rtol": 1e-12, "atol": 1e-13}, "logspace": {"rtol": 1e-12},
                  "cumulative_sum": {"rtol": 1e-9, "atol": 1e-9}, "polymul": {"rtol": 1e-9, "atol": 1e-9},
                  "polyadd": {"rtol": 1e-12}, "polysub": {"rtol": 1e-12}})

@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import xpshim
-from diffcases import (FUNC_TOL, FUNCS, REDUCTIONS, RTOL32, UFUNCS, reduction_inputs,
-                       reduction_tolerance, resolve, ufunc_inputs, ufunc_tolerance)
+from diffcases import (FUNC_TOL, FUNCS, MUTATES_FIRST, REDUCTIONS, RESULT_VIEW, RTOL32, UFUNCS,
+                       reduction_inputs, reduction_tolerance, resolve, ufunc_inputs, ufunc_tolerance)
 from diffcore import FLOATS, NUMERIC, Arr, arrays, check
-from divergences import NAMES
+from divergences import NAMES, XPSHIM_BUGS
 
 pytestmark = pytest.mark.diff
 EXAMPLES = int(os.environ.get("XPSHIM_DIFF_EXAMPLES", "15"))
@@ -28,7 +28,8 @@ SETTINGS = settings(max_examples=EXAMPLES, deadline=None, derandomize=True, data
 
 
 def _params(names):
-    return list(names)
+    return [pytest.param(n, marks=pytest.mark.xfail(reason=XPSHIM_BUGS[n], strict=True)) if n in XPSHIM_BUGS else n
+            for n in names]
 
 
 def _run(gpu, name, prop):
@@ -107,8 +108,17 @@ def test_function(gpu, name):
             tol["rtol"] = max(tol["rtol"], RTOL32)
         if _has32(args, kw) and "ulp" in tol and name in FUNC_TOL:
             tol = {"rtol": RTOL32, "atol": 1e-5}
-        check(lambda: nf(*map(_np, args), **{k: _np(v) for k, v in kw.items()}),
-              lambda: xf(*map(_xp, args), **{k: _xp(v) for k, v in kw.items()}), f"{name}({args}, {kw})", **tol)
+
+        def call(f, side):
+            a = [side(v) for v in args]
+            r = f(*a, **{k: side(v) for k, v in kw.items()})
+            if name in MUTATES_FIRST:
+                r = a[0]
+            if name in RESULT_VIEW:
+                r = RESULT_VIEW[name](xpshim.asnumpy(r) if not isinstance(r, tuple) else r, [xpshim.asnumpy(x) for x in a])
+            return r
+
+        check(lambda: call(nf, _np), lambda: call(xf, _xp), f"{name}({args}, {kw})", **tol)
 
     _run(gpu, name, prop)
 
