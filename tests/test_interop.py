@@ -89,6 +89,10 @@ def test_numpy_testing_on_gpu_arrays(data):
     d, h = data
     numpy.testing.assert_allclose(d, h)
     np.testing.assert_array_equal(d * 1, h)
+    np.testing.assert_equal(d, h)  # NumPy's own would call bool() on a GPU comparison
+    np.testing.assert_equal(d[0].tolist(), list(d[0].tolist()))
+    with pytest.raises(AssertionError):
+        np.testing.assert_equal(d, h + 1)
 
 
 # -------------------------------------------------------- device interop, real GPU only

@@ -28,9 +28,17 @@ def test_routed_submodules_have_every_name(sub):
     assert [n for n in _public(npmod) if not hasattr(xpmod, n)] == []
 
 
-@pytest.mark.parametrize("sub", ["testing", "exceptions", "dtypes", "typing", "ctypeslib", "ma"])
+@pytest.mark.parametrize("sub", ["exceptions", "dtypes", "typing", "ctypeslib", "ma"])
 def test_numpy_own_submodules_are_importable(sub):
     assert importlib.import_module("xpshim." + sub) is importlib.import_module("numpy." + sub)
+
+
+def test_testing_module_has_numpys_names():
+    import xpshim.testing
+
+    assert [n for n in _public(numpy.testing) if not hasattr(xpshim.testing, n)] == []
+    assert xpshim.testing.assert_equal.__wrapped__ is numpy.testing.assert_equal
+    from xpshim.testing import assert_allclose  # noqa: F401
 
 
 def test_from_import_of_submodule_names():

@@ -417,6 +417,18 @@ class GpuObject:
         return f"<{self._label} on the GPU>"
 
 
+def on_host(qualname, npf, modname):
+    """NumPy's ``npf`` called with host copies (counted) of any GPU arrays among its arguments."""
+    def wrapper(*args, **kwargs):
+        if _backend.live and locate(args, kwargs) == "gpu":
+            args, kwargs = to_host_args(args, kwargs, qualname)
+        return npf(*args, **kwargs)
+
+    name = getattr(npf, "__name__", qualname.rsplit(".", 1)[-1])
+    return _describe(functools.update_wrapper(wrapper, npf, assigned=(), updated=()), modname, name, npf,
+                     "runs NumPy's on the host; GPU arrays are copied there first (counted)")
+
+
 def asnumpy(x):
     """A NumPy array with the data of ``x``: GPU arrays are copied (counted), the rest as numpy.asarray."""
     if type(x) is ndarray:

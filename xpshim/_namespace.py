@@ -16,7 +16,7 @@ import warnings
 import numpy
 
 from . import _dispatch, _handwritten
-from ._registry import NUMPY_MODULES, NUMPY_OWN, ROUTED_MODULES
+from ._registry import HOST_MODULES, NUMPY_MODULES, NUMPY_OWN, ROUTED_MODULES
 
 _ufuncs = {}  # numpy ufunc -> xpshim ufunc
 
@@ -46,6 +46,8 @@ def resolve(sub, name):
     npmod = _numpy_module(sub)
     if child in ROUTED_MODULES:
         return routed_module(child)
+    if child in HOST_MODULES:
+        return host_module(child)
     obj = getattr(npmod, name)  # raises AttributeError as NumPy would
     if isinstance(obj, types.ModuleType):
         return obj  # a NumPy submodule not routed: NumPy's own
@@ -89,6 +91,36 @@ class RoutedModule(types.ModuleType):
         return sorted(set(public_names(self._sub)) | set(self.__dict__))
 
 
+class HostModule(types.ModuleType):
+    """``xpshim.testing``: NumPy's module, its functions given host copies of GPU arrays."""
+
+    def __init__(self, sub):
+        super().__init__("xpshim." + sub)
+        self._np = _numpy_module(sub)
+        self.__doc__ = f"xpshim.{sub}: numpy.{sub}, with GPU arrays copied to the host (counted)\n\n{self._np.__doc__ or ''}"
+        self.__all__ = list(getattr(self._np, "__all__", public_names(sub)))
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        obj = getattr(self._np, name)
+        if callable(obj) and not isinstance(obj, type):
+            obj = _dispatch.on_host(f"{self.__name__}.{name}", obj, self.__name__)
+        setattr(self, name, obj)
+        return obj
+
+    def __dir__(self):
+        return sorted(set(dir(self._np)) | set(self.__dict__))
+
+
+def host_module(sub):
+    full = "xpshim." + sub
+    mod = sys.modules.get(full)
+    if mod is None:
+        mod = sys.modules[full] = HostModule(sub)
+    return mod
+
+
 def routed_module(sub):
     full = "xpshim." + sub
     mod = sys.modules.get(full)
@@ -104,6 +136,8 @@ def register_submodules():
     """Make every routed and NumPy-own submodule importable (``import xpshim.linalg``)."""
     for sub in ROUTED_MODULES:
         routed_module(sub)
+    for sub in HOST_MODULES:
+        host_module(sub)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # numpy.core and numpy.matlib warn on import
         for sub in NUMPY_MODULES:
