@@ -200,7 +200,23 @@ def _describe(wrapper, modname, name, npf, where):
     wrapper.__module__ = modname
     wrapper.__wrapped__ = npf
     wrapper.__doc__ = f"{modname}.{name}: {where}\n\n" + (getattr(npf, "__doc__", None) or "")
-    return wrapper
+    return wrapper if hasattr(npf, "__get__") else non_binding(wrapper)
+
+
+def non_binding(f):
+    """``f`` as an object that, like NumPy's C functions (``np.array``, ``np.zeros``), does not
+    become a method when stored on a class (``class T: array = np.array``).
+
+    Its class calls ``f`` directly (a staticmethod ``__call__``: no extra frame), and it
+    pickles by name, as ``f`` did.
+    """
+    cls = type(f.__name__, (), {
+        "__slots__": (), "__call__": staticmethod(f), "__doc__": f.__doc__, "__module__": f.__module__,
+        "__reduce__": lambda self: f.__qualname__, "__repr__": lambda self: f"<xpshim function {f.__module__}.{f.__name__}>",
+        "__wrapped__": f.__wrapped__, "__name__": f.__name__, "__qualname__": f.__qualname__,
+        "__signature__": property(lambda self: inspect.signature(f)),
+    })
+    return cls()
 
 
 def function(modname, name, npf, cupy_path, creation=False):

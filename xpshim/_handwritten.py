@@ -1,5 +1,7 @@
 """The few names that need more than "same name, same arguments"."""
 
+import types
+
 import numpy
 
 from . import _backend, _config, _transfer
@@ -30,7 +32,9 @@ def _creation(name):
     f.__wrapped__ = npf
     f.__doc__ = (f"xpshim.{name}: makes the array on the current device (xpshim.get_device()); "
                  f"host data is read by NumPy and copied over once (counted)\n\n{npf.__doc__}")
-    return f
+    from ._dispatch import non_binding
+
+    return non_binding(f)  # NumPy's are C functions: they do not bind as methods either
 
 
 def to_device(x, device=None):
@@ -144,5 +148,5 @@ TABLE = {
     ("xpshim.random", "default_rng"): default_rng,
 }
 for (_m, _n), _f in TABLE.items():
-    if callable(_f) and not isinstance(_f, type):
+    if isinstance(_f, types.FunctionType):
         _f.__module__ = _m
