@@ -38,7 +38,8 @@ def routed_names():
 def exercised():
     names = set(diffcases.UFUNCS) | set(diffcases.REDUCTIONS) | set(diffcases.FUNCS)
     names |= set(test_differential.UFUNC_METHOD_CASES)
-    names |= {f"random.{n}" for n in test_random_stats.LEGACY} | {"random.seed", "random.default_rng"}
+    names |= {f"random.{n}" for n in (*test_random_stats.LEGACY, *test_random_stats.SHAPED, "bytes", "shuffle")}
+    names |= set(test_differential.IO)
     return names
 
 

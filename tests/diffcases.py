@@ -400,6 +400,51 @@ FUNCS = {
     "put_along_axis": _args(A(R, st.just((3, 4))), st.just(Arr(numpy.array([[0], [3], [1]]), "plain")), st.just(7),
                             axis=st.just(1)),
     "fill_diagonal": _args(A(R, st.just((3, 3))), st.integers(-5, 5)),
+    # text, paths and helpers
+    "array2string": _args(A(R, shapes(0, 2))), "array_repr": _args(A(R, shapes(0, 2))), "array_str": _args(A(R, shapes(0, 2))),
+    "einsum_path": _args(st.just("ij,jk->ik"), A(F, st.just((2, 3)), lo=-9, hi=9), A(F, st.just((3, 2)), lo=-9, hi=9)),
+    "emath.logn": _args(st.sampled_from([2, 10]), A(F, lo=-1e3, hi=1e3)),
+    "lib.scimath.log": _args(A(F, lo=-1e3, hi=1e3)), "lib.scimath.log10": _args(A(F, lo=-1e3, hi=1e3)),
+    "lib.scimath.log2": _args(A(F, lo=-1e3, hi=1e3)), "lib.scimath.logn": _args(st.just(3), A(F, lo=-1e3, hi=1e3)),
+    "lib.scimath.arccos": _args(A(F, lo=-3, hi=3)), "lib.scimath.arcsin": _args(A(F, lo=-3, hi=3)),
+    "lib.scimath.arctanh": _args(A(F, lo=-0.5, hi=0.5)), "lib.scimath.power": _args(A(F, lo=-9, hi=9), st.integers(0, 3)),
+    "empty": _args(shapes(0, 3, 0), dtype=st.sampled_from(["f4", "i8"])),
+    "fft.irfftn": _args(A(COMPLEX, shapes(2, 2, 2), lo=-1e3, hi=1e3)),
+    "histogramdd": _args(A(F, st.just((10, 2)), lo=0, hi=1), bins=st.integers(1, 4)),
+    "lib.array_utils.normalize_axis_index": _args(st.integers(-3, 2), st.just(3)),
+    "lib.array_utils.normalize_axis_tuple": _args(st.sampled_from([0, -1, (0, 1)]), st.just(3)),
+    "lib.stride_tricks.sliding_window_view": _args(A(R, shapes(1, 1, 3)), st.integers(1, 3)),
+    "lib.stride_tricks.as_strided": _args(A(R, st.just((6,))), shape=st.just((3, 2)), strides=st.just(None)).map(
+        lambda t: (t[0], {"shape": (3, 2)})),
+    "linalg.eigvals": _args(well_conditioned), "linalg.eig": _args(well_conditioned),
+    "linalg.eigh": _args(well_conditioned.map(lambda a: Arr(a.np() + a.np().T, "plain"))),
+    "linalg.lstsq": _args(well_conditioned, A(F, st.just((4,)), lo=-10, hi=10), rcond=st.just(None)).filter(
+        lambda t: t[0][0].np().shape[0] == 4),
+    "linalg.qr": _args(well_conditioned),
+    "linalg.matrix_transpose": _args(A(R, shapes(2, 3))),
+    "linalg.tensorinv": _args(st.just(Arr(numpy.eye(4).reshape(4, 2, 2) * 2.0, "plain")), ind=st.just(1)),
+    "linalg.tensorsolve": _args(st.just(Arr(numpy.eye(6).reshape(6, 2, 3) + 0.5, "plain")), A(F, st.just((6,)), lo=-5, hi=5)),
+    "mask_indices": _args(st.integers(1, 5), st.just(numpy.triu)),
+    "matvec": _args(A(F, st.just((2, 3, 4)), lo=-9, hi=9), A(F, st.just((4,)), lo=-9, hi=9)),
+    "vecmat": _args(A(F, st.just((4,)), lo=-9, hi=9), A(F, st.just((2, 4, 3)), lo=-9, hi=9)),
+    "roots": _args(A(F, shapes(1, 1, 2, 4), lo=1, hi=5)),
+    "row_stack": _args(st.lists(A(R, st.just((3,))), min_size=1, max_size=3)),
+    "apply_over_axes": _args(st.just(numpy.sum), A(R, st.just((2, 3, 4)), **SMALL), st.just([0, 2])),
+    "fromfunction": _args(st.just(lambda i, j: i * 10 + j), st.just((3, 4))),
+    "polynomial.polynomial.polycompanion": _args(A(F, shapes(1, 1, 2, 5), lo=1, hi=5)),
+    "polynomial.polynomial.polydiv": _args(A(F, shapes(1, 1, 1, 5), lo=-5, hi=5), st.just(Arr(numpy.array([1.0, 2.0]), "plain"))),
+    "polynomial.polynomial.polyfit": _args(st.just(Arr(numpy.linspace(-1, 1, 8), "plain")), A(F, st.just((8,)), lo=-5, hi=5), st.integers(0, 3)),
+    "polynomial.polynomial.polyroots": _args(A(F, shapes(1, 1, 2, 4), lo=1, hi=5)),
+    "polynomial.polynomial.polyval2d": _args(A(F, st.just((3,)), lo=-2, hi=2), A(F, st.just((3,)), lo=-2, hi=2), A(F, st.just((2, 2)), lo=-2, hi=2)),
+    "polynomial.polynomial.polygrid2d": _args(A(F, st.just((3,)), lo=-2, hi=2), A(F, st.just((2,)), lo=-2, hi=2), A(F, st.just((2, 2)), lo=-2, hi=2)),
+    "polynomial.polynomial.polyvalfromroots": _args(A(F, lo=-2, hi=2), A(F, shapes(1, 1, 1, 3), lo=-2, hi=2)),
+    "polynomial.polynomial.polyvander2d": _args(A(F, st.just((3,)), lo=-2, hi=2), A(F, st.just((3,)), lo=-2, hi=2), st.just([1, 2])),
+    "polynomial.polyutils.as_series": _args(st.just([Arr(numpy.array([1.0, 2.0]), "plain"), Arr(numpy.array([3.0]), "plain")])),
+    "polynomial.polyutils.trimcoef": _args(A(F, shapes(1, 1), lo=0, hi=2)),
+    "polynomial.polyutils.trimseq": _args(A(F, shapes(1, 1), lo=0, hi=2)),
+    "polynomial.polyutils.getdomain": _args(A(F, shapes(1, 1), lo=-5, hi=5)),
+    "polynomial.polyutils.mapparms": _args(st.just([0.0, 1.0]), st.just([-1.0, 1.0])),
+    "polynomial.polyutils.mapdomain": _args(A(F, shapes(1, 1), lo=0, hi=1), st.just([0.0, 1.0]), st.just([-1.0, 1.0])),
 }
 # functions that work in place and return None: their first argument is the result
 MUTATES_FIRST = {"copyto", "place", "put", "putmask", "put_along_axis", "fill_diagonal"}
@@ -409,6 +454,15 @@ RESULT_VIEW = {
     "argpartition": lambda r, args: numpy.sort(numpy.asarray(args[0])[numpy.asarray(r)]),
     "empty_like": lambda r, args: numpy.zeros(numpy.shape(r), numpy.asarray(r).dtype),
     "poly": lambda r, args: numpy.round(numpy.asarray(r), 6),
+    "empty": lambda r, args: numpy.zeros(numpy.shape(r), numpy.asarray(r).dtype),
+    # eigenvalues come in no fixed order, eigenvectors and QR factors up to sign: compare invariants
+    "linalg.eigvals": lambda r, args: numpy.sort_complex(numpy.asarray(r)),
+    "linalg.eig": lambda r, args: numpy.sort_complex(numpy.asarray(r[0])),
+    "linalg.eigh": lambda r, args: numpy.asarray(r[0]),
+    "linalg.qr": lambda r, args: numpy.abs(numpy.diag(numpy.asarray(r[1]))),
+    "linalg.lstsq": lambda r, args: numpy.asarray(r[0]),
+    "roots": lambda r, args: numpy.sort_complex(numpy.asarray(r)),
+    "polynomial.polynomial.polyroots": lambda r, args: numpy.sort_complex(numpy.asarray(r)),
 }
 
 # relative tolerances where the GPU library sums, factors or transforms in another order
@@ -426,7 +480,14 @@ FUNC_TOL = {n: {"rtol": 1e-9, "atol": 1e-9} for n in (
     "emath.log10", "emath.log2", "emath.arccos", "emath.arcsin", "emath.arctanh", "emath.power", "lib.scimath.sqrt",
     "apply_along_axis", "polydiv", "polynomial.polynomial.polyval", "polynomial.polynomial.polymul",
     "polynomial.polynomial.polyint", "polynomial.polynomial.polyvander", "polynomial.polynomial.polyfromroots",
-    "polynomial.polynomial.polypow", "polynomial.polynomial.polyadd", "polynomial.polynomial.polysub")}
+    "polynomial.polynomial.polypow", "polynomial.polynomial.polyadd", "polynomial.polynomial.polysub",
+    "emath.logn", "lib.scimath.log", "lib.scimath.log10", "lib.scimath.log2", "lib.scimath.logn", "lib.scimath.arccos",
+    "lib.scimath.arcsin", "lib.scimath.arctanh", "lib.scimath.power", "fft.irfftn", "histogramdd", "linalg.eigvals",
+    "linalg.eig", "linalg.eigh", "linalg.lstsq", "linalg.qr", "linalg.tensorinv", "linalg.tensorsolve", "matvec",
+    "vecmat", "roots", "polynomial.polynomial.polycompanion", "polynomial.polynomial.polydiv",
+    "polynomial.polynomial.polyfit", "polynomial.polynomial.polyroots", "polynomial.polynomial.polyval2d",
+    "polynomial.polynomial.polygrid2d", "polynomial.polynomial.polyvalfromroots", "polynomial.polynomial.polyvander2d",
+    "polynomial.polyutils.mapdomain", "apply_over_axes")}
 FUNC_TOL.update({"linspace": {"rtol": 1e-12, "atol": 1e-13}, "logspace": {"rtol": 1e-12},
                  "cumulative_sum": {"rtol": 1e-9, "atol": 1e-9}, "polymul": {"rtol": 1e-9, "atol": 1e-9},
                  "polyadd": {"rtol": 1e-12}, "polysub": {"rtol": 1e-12}})

@@ -263,7 +263,7 @@ for _n in ("neg", "pos", "abs", "invert"):
     setattr(ndarray, f"__{_n}__", (lambda n: lambda self: _wrap(getattr(self._h, n)()))(f"__{_n}__"))
 
 
-def _module(name, npmod, realmod):
+def _module(name, npmod, realmod, strict=True):
     mod = types.ModuleType(name)
 
     def __getattr__(attr):
@@ -275,7 +275,7 @@ def _module(name, npmod, realmod):
         elif isinstance(obj, types.ModuleType) or isinstance(obj, type):
             raise AttributeError(attr)
         elif callable(obj):
-            r = _func(attr, obj, getattr(realmod, attr, None) if realmod else None)
+            r = _func(attr, obj, getattr(realmod, attr, None) if realmod else None, strict=strict)
         else:
             r = obj
         setattr(mod, attr, r)
@@ -288,7 +288,9 @@ def _module(name, npmod, realmod):
 this = sys.modules[__name__]
 _top = _module("fakecupy", numpy, _real)
 for _sub in ("linalg", "fft", "random", "lib", "polynomial"):
-    setattr(this, _sub, _module(f"fakecupy.{_sub}", getattr(numpy, _sub), getattr(_real, _sub, None) if _real else None))
+    # cupy.random's functions call cupy.asarray on their parameters: they take lists
+    setattr(this, _sub, _module(f"fakecupy.{_sub}", getattr(numpy, _sub), getattr(_real, _sub, None) if _real else None,
+                                strict=_sub != "random"))
 lib.stride_tricks = _module("fakecupy.lib.stride_tricks", numpy.lib.stride_tricks, None)  # noqa: F821
 
 

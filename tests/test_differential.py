@@ -239,3 +239,35 @@ def test_ufunc_method(gpu, name, method):
             check(lambda: at(a.np(), nf), lambda: at(a.xp(), xf), f"{name}.at({idx})", **tol)
 
     _run(gpu, f"{name}.{method}", prop)
+
+
+# ---------------------------------------------------------------- files and buffers
+
+IO = ("save", "load", "savez", "savez_compressed", "savetxt", "loadtxt", "genfromtxt", "fromfile",
+      "frombuffer", "fromstring", "fromiter", "fromregex")
+
+
+def test_io_round_trips(gpu, tmp_path):
+    """Arrays written by xpshim read back equal in NumPy, and files NumPy wrote read into xpshim."""
+    h = numpy.arange(12.0).reshape(3, 4)
+    d = xpshim.asarray(h)
+    xpshim.save(tmp_path / "a.npy", d)
+    numpy.testing.assert_array_equal(numpy.load(tmp_path / "a.npy"), h)
+    numpy.save(tmp_path / "b.npy", h)
+    check(lambda: numpy.load(tmp_path / "b.npy"), lambda: xpshim.load(tmp_path / "b.npy"), "load")
+    xpshim.savez(tmp_path / "c.npz", x=d)
+    xpshim.savez_compressed(tmp_path / "d.npz", x=d)
+    for f in ("c.npz", "d.npz"):
+        numpy.testing.assert_array_equal(numpy.load(tmp_path / f)["x"], h)
+    xpshim.savetxt(tmp_path / "e.txt", d)
+    check(lambda: numpy.loadtxt(tmp_path / "e.txt"), lambda: xpshim.loadtxt(tmp_path / "e.txt"), "loadtxt")
+    check(lambda: numpy.genfromtxt(tmp_path / "e.txt"), lambda: xpshim.genfromtxt(tmp_path / "e.txt"), "genfromtxt")
+    h.tofile(tmp_path / "f.bin")
+    check(lambda: numpy.fromfile(tmp_path / "f.bin"), lambda: xpshim.fromfile(tmp_path / "f.bin"), "fromfile")
+    raw = h.tobytes()
+    check(lambda: numpy.frombuffer(raw), lambda: xpshim.frombuffer(raw), "frombuffer")
+    check(lambda: numpy.fromstring("1 2 3", sep=" "), lambda: xpshim.fromstring("1 2 3", sep=" "), "fromstring")
+    check(lambda: numpy.fromiter(range(5), float), lambda: xpshim.fromiter(range(5), float), "fromiter")
+    (tmp_path / "g.txt").write_text("1 2\n3 4\n")
+    check(lambda: numpy.fromregex(tmp_path / "g.txt", r"(\d) (\d)", [("a", "i8"), ("b", "i8")])["a"],
+          lambda: xpshim.fromregex(tmp_path / "g.txt", r"(\d) (\d)", [("a", "i8"), ("b", "i8")])["a"], "fromregex")

@@ -28,6 +28,14 @@ LEGACY = {  # numpy.random.<name>(*args, size=N)
     "standard_cauchy": (), "poisson": (4.0,), "binomial": (10, 0.3), "geometric": (0.3,),
     "negative_binomial": (5, 0.5), "hypergeometric": (10, 7, 8), "logseries": (0.6,), "zipf": (2.5,),
     "randint": (0, 7), "noncentral_chisquare": (3.0, 2.0), "noncentral_f": (5.0, 7.0, 2.0),
+    "ranf": (), "sample": (), "random_integers": (1, 6), "choice": (9,),
+}
+# draws whose shape is not just `size`: name -> (call, as a function of the module)
+SHAPED = {
+    "permutation": lambda m: m.permutation(N),
+    "dirichlet": lambda m: m.dirichlet([1.0, 2.0, 3.0], size=N // 3),
+    "multinomial": lambda m: m.multinomial(20, [0.2, 0.3, 0.5], size=N // 3),
+    "multivariate_normal": lambda m: m.multivariate_normal([0.0, 1.0], [[1.0, 0.5], [0.5, 2.0]], size=N // 2),
 }
 GENERATOR = {  # numpy.random.default_rng().<name>(*args, size=N)
     "random": (), "standard_normal": (), "normal": (1.0, 2.0), "uniform": (-2.0, 3.0),
@@ -69,8 +77,30 @@ def test_legacy_module_functions(gpu, name):
     numpy_rs = numpy.random.RandomState(4321)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", xpshim.FallbackWarning)  # names CuPy lacks run on the host, visibly
-        got, want = _draw(getattr(xpshim.random, name), getattr(numpy_rs, name), LEGACY[name] or (), name)
+        # ranf and sample are module-level aliases of random_sample, not RandomState methods
+        ref = getattr(numpy_rs, name, numpy_rs.random_sample)
+        got, want = _draw(getattr(xpshim.random, name), ref, LEGACY[name] or (), name)
     _compare(got, want, name)
+
+
+@pytest.mark.parametrize("name", sorted(SHAPED))
+def test_legacy_shaped_draws(gpu, name):
+    xpshim.random.seed(5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", xpshim.FallbackWarning)
+        got = SHAPED[name](xpshim.random)
+    _compare(got, SHAPED[name](numpy.random.RandomState(6)), name)
+
+
+def test_bytes_and_shuffle(gpu):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", xpshim.FallbackWarning)
+        b = xpshim.random.bytes(64)
+        assert isinstance(b, bytes) and len(b) == 64
+        x = xpshim.arange(1000)
+        xpshim.random.shuffle(x)
+    h = xpshim.asnumpy(x)
+    assert sorted(h.tolist()) == list(range(1000)) and h.tolist() != list(range(1000))
 
 
 @pytest.mark.parametrize("name", sorted(GENERATOR))
