@@ -71,6 +71,7 @@ def _compare(got, want, name):
     assert not reject, f"{name}: KS statistic {d:.4f} > {crit:.4f} (alpha {ALPHA})"
 
 
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # random_integers is deprecated in NumPy
 @pytest.mark.parametrize("name", sorted(LEGACY))
 def test_legacy_module_functions(gpu, name):
     xpshim.random.seed(1234)
