@@ -10,7 +10,7 @@ import inspect
 
 import numpy
 
-from . import _backend, _config, _fallback, _signatures, _transfer
+from . import _backend, _config, _fallback, _gaps, _signatures, _transfer
 from ._errors import OutOfMemoryError
 from ._ndarray import dev, host, ndarray, wrap
 from ._registry import ARRAY_PARAMS, METHOD_ARRAY_ARGS, NO_OP_KWARGS, SEQUENCE_PARAMS
@@ -66,9 +66,16 @@ def _array_like_params(npf):
     return tuple(pos), frozenset(names), var
 
 
+def _holds_array(v):
+    return any(type(x) is ndarray or type(x) is numpy.ndarray or
+               ((type(x) is list or type(x) is tuple) and _holds_array(x)) for x in v)
+
+
 def _seq(v):
     if type(v) is list or type(v) is tuple:
-        return type(v)(_arraylike(x) for x in v)
+        # Nested sequences of arrays (np.block's) keep their nesting; each leaf converts.
+        return type(v)(_seq(x) if (type(x) is list or type(x) is tuple) and _holds_array(x)
+                       else _arraylike(x) for x in v)
     return _arraylike(v)
 
 
@@ -156,12 +163,13 @@ def _resolve_path(mod, path):
 class Route:
     """One routed NumPy callable: its NumPy function and where CuPy's is."""
 
-    __slots__ = ("name", "npf", "cupy_path", "spec", "_cpf", "_xp", "_accepts")
+    __slots__ = ("name", "npf", "cupy_path", "spec", "_cpf", "_xp", "_accepts", "_gap")
 
     def __init__(self, name, npf, cupy_path):
         self.name, self.npf, self.cupy_path = name, npf, cupy_path
         self.spec = _array_like_params(npf)
         self._cpf = self._xp = self._accepts = None
+        self._gap = _MISSING
 
     @property
     def cpf(self):
@@ -172,15 +180,31 @@ class Route:
             self._xp = xp
         return self._cpf
 
+    @property
+    def gap(self):
+        if self._gap is _MISSING:
+            self._gap = _gaps.lookup(self.name)
+        return self._gap
+
+    def filled(self, args, kwargs, why):
+        """Run the registered gap implementation, or the host fallback (with why)."""
+        g = self.gap
+        if g is not None and g.covers(kwargs):
+            a, kw = gpu_args(args, kwargs, self.spec)
+            try:
+                return wrap(call_gpu(g.fn, a, kw))
+            except _gaps.Decline as e:
+                why = f"{why}, and xpshim's GPU version does not cover this case ({e})"
+        return _fallback.run(self.name, self.npf, args, kwargs, why)
+
     def gpu(self, args, kwargs):
         cpf = self.cpf
         if cpf is None:
-            return _fallback.run(self.name, self.npf, args, kwargs, f"CuPy has no {self.cupy_path or self.name}")
+            return self.filled(args, kwargs, f"CuPy has no {self.cupy_path or self.name}")
         if kwargs and self._accepts is not None and not kwargs.keys() <= self._accepts:
             gap = _kwargs_gap(cpf, kwargs)
             if gap:
-                return _fallback.run(self.name, self.npf, args, kwargs,
-                                     f"CuPy's {self.cupy_path} takes no {', '.join(map(repr, gap))} argument")
+                return self.filled(args, kwargs, f"CuPy's {self.cupy_path} takes no {', '.join(map(repr, gap))} argument")
         a, kw = gpu_args(args, kwargs, self.spec)
         r = call_gpu(cpf, a, kw)
         out = kwargs.get("out") if kwargs else None
@@ -308,8 +332,22 @@ class ufunc:
             cm = getattr(self._route.cpf, method, None)
             if cm is not None and not kwargs:
                 return wrap(call_gpu(cm, [_arraylike(x) for x in args], {}))
-        return _fallback.run(name, npm, args, kwargs, f"CuPy has no {self.__name__}.{method}",
-                             writeback_first=(method == "at"))
+        why = f"CuPy has no {self.__name__}.{method}"
+        g = _gaps.lookup(name)
+        pre = ()
+        if g is None:
+            g, pre = _gaps.lookup(f"ufunc.{method}"), (self._np,)
+        if g is not None and g.covers(kwargs):
+            a = [_arraylike(x) for x in args]
+            kw = {k: dev(v) for k, v in kwargs.items()}
+            try:
+                r = call_gpu(g.fn, [*pre, *a], kw)
+            except _gaps.Decline as e:
+                why = f"{why}, and xpshim's GPU version does not cover this case ({e})"
+            else:
+                out = kwargs.get("out")
+                return out if type(out) is ndarray and r is out._a else wrap(r)
+        return _fallback.run(name, npm, args, kwargs, why, writeback_first=(method == "at"))
 
     def reduce(self, *args, **kwargs):
         from ._registry import UFUNC_REDUCE
@@ -410,6 +448,20 @@ class GpuObject:
 
     def __getattr__(self, name):
         c = getattr(self._obj, name, None)
+        g = _gaps.lookup(f"{self._label}.{name}") if c is None else None
+        if g is not None:
+            obj, label, twin = self._obj, self._label, self._twin
+
+            def filled(*args, **kwargs):
+                a, kw = gpu_args(args, kwargs, ((), ARRAY_PARAMS, False))
+                try:
+                    return wrap(call_gpu(g.fn, [obj, *a], kw))
+                except _gaps.Decline as e:
+                    return _fallback.run(f"{label}.{name}", getattr(twin, name), args, kwargs,
+                                         f"CuPy's {label} has no {name}, and xpshim's GPU version "
+                                         f"does not cover this case ({e})")
+            filled.__name__ = name
+            return filled
         if c is None and self._twin is not None and hasattr(self._twin, name):
             h = getattr(self._twin, name)
             if not callable(h):

@@ -1,0 +1,82 @@
+"""GPU implementations of what CuPy lacks: one table, filled by the modules here.
+
+A NumPy name that CuPy has no function for (or whose keyword CuPy does not
+take) is looked up here before the dispatcher falls back to the host:
+
+    @implements("xpshim.block")                      # any keyword NumPy takes
+    def block(arrays): ...
+    @implements("xpshim.sort", kwargs={"stable", "descending"})  # a keyword gap only
+    def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False): ...
+
+An implementation gets CuPy-level arguments (GPU arrays unwrapped, host arrays
+and lists at array parameters already copied over, counted) and returns CuPy
+arrays (or tuples/lists of them). It may raise ``Decline(reason)`` *before it
+does any work* when a case is beyond it; the call then runs on the host, as a
+visible fallback that gives that reason.
+
+Names: ``xpshim.<name>``, ``xpshim.linalg.<name>``, ...; ufunc methods
+``ufunc.<method>`` (generic, gets the NumPy ufunc first) or
+``xpshim.<ufunc>.<method>``; random Generator methods
+``random.Generator.<method>`` (gets the CuPy Generator first).
+
+Families, one module each: ``compose`` (CuPy compositions), ``ufuncs``
+(ufunc methods), ``generator`` (random distributions); Numba CUDA kernels live
+in ``xpshim/_kernels`` and are reached through these.
+"""
+
+import importlib
+
+IMPL = {}  # name -> Impl
+_MODULES = ("compose", "linalg", "ufuncs", "generator")
+_loaded = False
+
+
+class Decline(Exception):
+    """Raised by an implementation, before any work, for a case it does not cover."""
+
+
+class Impl:
+    __slots__ = ("fn", "kwargs", "how")
+
+    def __init__(self, fn, kwargs, how):
+        self.fn, self.kwargs, self.how = fn, kwargs, how
+
+    def covers(self, kwargs):
+        return self.kwargs is None or kwargs.keys() <= self.kwargs
+
+
+def implements(name, kwargs=None, how="cupy"):
+    """Register ``fn`` as the GPU implementation of ``name``.
+
+    ``kwargs``: None when it takes every keyword NumPy's takes; else the set of
+    keywords it adds over CuPy's function (a keyword gap fills only those).
+    ``how``: "cupy" (a composition of CuPy operations) or "numba" (a kernel).
+    """
+    def deco(fn):
+        IMPL[name] = Impl(fn, None if kwargs is None else frozenset(kwargs), how)
+        return fn
+    return deco
+
+
+def _load():
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        for m in _MODULES:
+            try:
+                importlib.import_module(f"{__name__}.{m}")
+            except ModuleNotFoundError as e:
+                if e.name != f"{__name__}.{m}":
+                    raise
+
+
+def lookup(name):
+    """The Impl registered for ``name``, or None."""
+    _load()
+    return IMPL.get(name)
+
+
+def table():
+    """Every registered name -> "cupy" or "numba" (for the native-share report)."""
+    _load()
+    return {n: i.how for n, i in IMPL.items()}
