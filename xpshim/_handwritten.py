@@ -5,7 +5,8 @@ import types
 import numpy
 
 from . import _backend, _config, _transfer
-from ._dispatch import GpuObject, asnumpy, call_gpu
+from . import _fused
+from ._dispatch import GpuObject, asnumpy, call_gpu, function, non_binding
 from ._ndarray import ndarray, wrap
 
 
@@ -24,6 +25,10 @@ def _creation(name):
             return a if r is raw and type(a) is ndarray else wrap(r)
         # Host data (lists, NumPy arrays, PIL images, ...): NumPy reads it, one counted copy moves it.
         kwargs.pop("like", None)
+        if dtype is None and not args and not kwargs and type(a).__module__.startswith("PIL."):
+            r = _transfer.image_to_device(a, f"{name} of a Pillow image")
+            if r is not None:
+                return wrap(r)
         h = npf(a, dtype, *args, **kwargs)
         return wrap(_transfer.to_device(h, name))
 
@@ -144,6 +149,7 @@ TABLE = {
     ("xpshim", "ndarray"): ndarray,
     ("xpshim", "from_dlpack"): from_dlpack,
     ("xpshim", "lexsort"): lexsort,
+    ("xpshim", "dot"): non_binding(_fused.make_dot(function("xpshim", "dot", numpy.dot, "dot"))),
     ("xpshim.random", "seed"): seed,
     ("xpshim.random", "default_rng"): default_rng,
 }

@@ -295,13 +295,14 @@ class ndarray(metaclass=_NdarrayMeta):
 
     @property
     def __array_interface__(self):
-        # Pillow reads shape/typestr/strides here and, with strides given,
-        # takes the bytes from tobytes(): one counted copy. On 3.12+ NumPy uses
-        # the buffer protocol above first; on 3.11 it needs 'data' here.
+        # Pillow reads shape/typestr/strides here. On 3.12+ it then takes the
+        # bytes through the buffer protocol (one counted copy, which Pillow maps
+        # without copying again); NumPy uses that protocol first too. On 3.11
+        # there is no buffer protocol for Python classes: explicit strides make
+        # Pillow call tobytes(), and NumPy reads 'data'.
         a = self._a
-        strides = _c_strides(a.shape, a.itemsize)
-        d = {"shape": a.shape, "typestr": a.dtype.str, "descr": a.dtype.descr,
-             "strides": strides, "version": 3}
+        d = {"shape": a.shape, "typestr": a.dtype.str, "descr": a.dtype.descr, "version": 3,
+             "strides": None if sys.version_info >= (3, 12) else _c_strides(a.shape, a.itemsize)}
         if sys.version_info < (3, 12):
             d["data"] = host(self, "__array_interface__")
         return d

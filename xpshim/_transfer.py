@@ -14,7 +14,7 @@ from collections import Counter, defaultdict
 
 import numpy
 
-from . import _backend, _callsite, _config
+from . import _backend, _callsite, _config, _pinned
 from ._errors import TransferWarning
 
 _lock = threading.Lock()
@@ -49,17 +49,45 @@ def _record(direction, nbytes, reason):
         )
 
 
+def _fast(xp, nbytes):
+    # Pinned, pipelined copies (_pinned) for large arrays on the real CuPy.
+    return nbytes >= _pinned.MIN_BYTES and xp.__name__ == "cupy"
+
+
 def to_device(obj, reason, dtype=None):
     """Copy host data (array, list, scalar, anything NumPy accepts) to the GPU."""
     xp = _backend.xp
     host = numpy.asarray(obj, dtype=dtype)
     _record("host_to_device", host.nbytes, reason)
+    if _fast(xp, host.nbytes) and host.dtype.kind not in "OUSV":
+        return _pinned.to_device(xp, host)
     return xp.asarray(host)
+
+
+def image_to_device(image, reason):
+    """A Pillow image's pixels as a GPU array equal to ``numpy.array(image)``, read
+    from Pillow's memory (``_pil``); None where that does not apply."""
+    from . import _pil
+
+    xp = _backend.xp
+    if xp.__name__ != "cupy":
+        return None
+    got = _pil.rows(image)
+    if got is None:
+        return None
+    runs, shape, dtype, keep = got
+    nbytes = sum(r.size for r in runs)
+    _record("host_to_device", nbytes, reason)
+    out = _pinned.to_device_runs(xp, runs, shape, dtype)
+    return out if keep is None else xp.ascontiguousarray(out[..., :keep])
 
 
 def to_host(dev, reason):
     """Copy a CuPy array to a new NumPy array."""
     _record("device_to_host", dev.nbytes, reason)
+    xp = _backend.xp
+    if _fast(xp, dev.nbytes):
+        return _pinned.to_host(xp, dev)
     return dev.get()
 
 

@@ -1,0 +1,148 @@
+"""The fast paths that only the real CuPy takes: pinned, pipelined copies, Pillow
+images read in place, and the one-pass dot. Each compared with NumPy.
+
+All tests here need a CUDA GPU (marker ``gpu``); elsewhere they are skipped.
+"""
+
+import numpy
+import pytest
+from PIL import Image
+
+import xpshim
+from xpshim import _pinned
+
+pytestmark = pytest.mark.gpu
+
+SIZES = [0, 3, (1 << 20) - 8, 1 << 20, (17 << 20) + 24, 40 << 20]  # bytes, around the thresholds
+DTYPES = ["uint8", "int16", "float32", "float64", "complex128", "bool"]
+
+
+def _host(nbytes, dtype, seed=0):
+    dt = numpy.dtype(dtype)
+    n = max(nbytes // dt.itemsize, 0)
+    rng = numpy.random.default_rng(seed)
+    if dt.kind == "b":
+        return rng.random(n) < 0.5
+    if dt.kind == "c":
+        return (rng.standard_normal(n) + 1j * rng.standard_normal(n)).astype(dt)
+    if dt.kind in "iu":
+        return rng.integers(0, 100, n).astype(dt)
+    return rng.standard_normal(n).astype(dt)
+
+
+@pytest.mark.parametrize("nbytes", SIZES)
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_round_trip(real_gpu, nbytes, dtype):
+    h = _host(nbytes, dtype)
+    d = xpshim.asarray(h)
+    assert type(d) is xpshim.ndarray
+    back = xpshim.asnumpy(d)
+    assert back.dtype == h.dtype and back.shape == h.shape
+    assert numpy.array_equal(back, h)
+    st = xpshim.stats()["transfers"]
+    assert st["host_to_device"]["bytes"] == h.nbytes and st["device_to_host"]["bytes"] == h.nbytes
+
+
+@pytest.mark.parametrize("view", ["strided", "reversed", "fortran", "transposed"])
+def test_non_contiguous_both_ways(real_gpu, view):
+    base = _host(24 << 20, "float64").reshape(1024, -1)
+    h = {"strided": base[::2, ::3], "reversed": base[::-1, ::-1], "fortran": numpy.asfortranarray(base),
+         "transposed": base.T}[view]
+    d = xpshim.asarray(h)
+    assert numpy.array_equal(xpshim.asnumpy(d), h)
+    dv = d.T[::-1]  # a non-contiguous device view, copied back
+    assert numpy.array_equal(xpshim.asnumpy(dv), h.T[::-1])
+
+
+def test_results_are_independent_and_writable(real_gpu):
+    h = _host(8 << 20, "float64")
+    d = xpshim.asarray(h)
+    a, b = xpshim.asnumpy(d), xpshim.asnumpy(d)
+    a[:] = 0
+    assert a.flags.writeable and numpy.array_equal(b, h)
+    assert numpy.array_equal(xpshim.asnumpy(d), h)
+    h[:] = 1  # the device copy does not follow the source
+    assert not numpy.array_equal(xpshim.asnumpy(d), h)
+
+
+def test_past_the_pinned_cap_results_are_staged(real_gpu, monkeypatch):
+    monkeypatch.setattr(_pinned, "RESULT_CAP", 4 << 20)
+    h = _host(40 << 20, "int16")
+    d = xpshim.asarray(h)
+    held = [xpshim.asnumpy(d) for _ in range(3)]
+    for r in held:
+        assert numpy.array_equal(r, h)
+    assert _pinned._held[0] <= 4 << 20
+
+
+def test_pinned_results_are_released(real_gpu):
+    import gc
+
+    before = _pinned._held[0]
+    r = xpshim.asnumpy(xpshim.asarray(_host(8 << 20, "uint8")))
+    assert _pinned._held[0] == before + r.nbytes
+    del r
+    gc.collect()
+    assert _pinned._held[0] == before
+
+
+@pytest.mark.parametrize("mode", ["L", "P", "RGB", "RGBA", "CMYK", "YCbCr", "I", "F"])
+@pytest.mark.parametrize("size", [(5, 3), (6000, 1500)])
+def test_pillow_image_to_gpu(real_gpu, mode, size):
+    rng = numpy.random.default_rng(4)
+    w, h = size
+    if mode == "I":
+        img = Image.fromarray(rng.integers(-1000, 1000, (h, w), dtype=numpy.int32))
+    elif mode == "F":
+        img = Image.fromarray(rng.standard_normal((h, w)).astype(numpy.float32))
+    else:
+        img = Image.fromarray(rng.integers(0, 256, (h, w, 4), dtype=numpy.uint8), "RGBA").convert(mode)
+    ref = numpy.array(img)
+    for make in (xpshim.array, xpshim.asarray):
+        xpshim.reset_stats()
+        d = make(img)
+        assert type(d) is xpshim.ndarray
+        got = xpshim.asnumpy(d)
+        assert got.dtype == ref.dtype and got.shape == ref.shape and numpy.array_equal(got, ref)
+        assert xpshim.stats()["transfers"]["host_to_device"]["count"] == 1
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int32", "float32", "float64", "bool", "float16"])
+@pytest.mark.parametrize("k", [1, 3, 4, 8])
+def test_dot_last_axis_matches_numpy(real_gpu, dtype, k):
+    rng = numpy.random.default_rng(k)
+    h = (rng.random((37, 29, k + 1)) * 200).astype(dtype)[..., :k]  # a strided slice, as the idiom has
+    for w in (list(rng.random(k)), [int(v) for v in rng.integers(-3, 4, k)], tuple(rng.random(k))):
+        ref = numpy.dot(h, w)
+        got = xpshim.dot(xpshim.asarray(h), w)
+        assert type(got) is xpshim.ndarray and got.dtype == ref.dtype and got.shape == ref.shape
+        numpy.testing.assert_allclose(xpshim.asnumpy(got), ref, rtol=1e-6 if ref.dtype.kind == "f" else 0)
+    wd = rng.random(k)
+    numpy.testing.assert_allclose(xpshim.asnumpy(xpshim.dot(xpshim.asarray(h[::-1]), xpshim.asarray(wd))),
+                                  numpy.dot(h[::-1], wd), rtol=1e-12)
+
+
+def test_dot_outside_the_pattern_is_cupys(real_gpu):
+    rng = numpy.random.default_rng(0)
+    a, b = rng.random((20, 9)), rng.random(9)  # k = 9 > MAX_K
+    numpy.testing.assert_allclose(xpshim.asnumpy(xpshim.dot(xpshim.asarray(a), list(b))), a @ b, rtol=1e-12)
+    m = rng.random((9, 4))
+    numpy.testing.assert_allclose(xpshim.asnumpy(xpshim.dot(xpshim.asarray(a), xpshim.asarray(m))), a @ m, rtol=1e-12)
+    c = rng.random((5, 3)) + 1j
+    numpy.testing.assert_allclose(xpshim.asnumpy(xpshim.dot(xpshim.asarray(c), [1.0, 2.0, 3.0])),
+                                  c @ [1.0, 2.0, 3.0], rtol=1e-12)
+
+
+def test_seed_grayscale_end_to_end_counts(real_gpu):
+    rng = numpy.random.default_rng(1)
+    img = Image.fromarray(rng.integers(0, 256, (1080, 1920, 3), dtype=numpy.uint8))
+    ref = numpy.dot(numpy.array(img)[..., :3], [0.2989, 0.5870, 0.1140]).astype(numpy.uint8)
+    xpshim.reset_stats()
+    a = xpshim.array(img)
+    g = Image.fromarray(xpshim.dot(a[..., :3], [0.2989, 0.5870, 0.1140]).astype(xpshim.uint8))
+    got = numpy.asarray(g)
+    d = numpy.abs(got.astype(int) - ref.astype(int))
+    assert d.max() <= 1 and (d > 0).mean() < 1e-3
+    st = xpshim.stats()["transfers"]
+    assert st["host_to_device"]["count"] == 1 and st["device_to_host"]["count"] == 1
+    assert st["device_to_host"]["bytes"] == ref.nbytes

