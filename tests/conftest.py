@@ -16,6 +16,11 @@ sys.path.insert(0, os.path.dirname(__file__))
 import xpshim  # noqa: E402
 from xpshim import _backend  # noqa: E402
 
+# Without a GPU, xpshim's Numba CUDA kernels are tested in Numba's simulator
+# (set before Numba is first imported: it reads the variable then).
+if not _backend.gpu_status().usable:
+    os.environ.setdefault("NUMBA_ENABLE_CUDASIM", "1")
+
 
 def _real_gpu():
     return _backend.gpu_status().usable and getattr(_backend.xp, "__name__", "") == "cupy"

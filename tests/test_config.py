@@ -139,3 +139,21 @@ def test_out_of_memory_error_names_the_fix(gpu):
             xpshim.zeros((10**14,))
         x = xpshim.ones(3)  # nothing was lost: the GPU still works
         assert float(x.sum()) == 3.0
+
+
+def test_device_auto_in_a_cpu_default_process_makes_gpu_arrays(tmp_path):
+    # A process started on the CPU (XPSHIM_DEVICE=cpu) that later enters device("auto")
+    # on a machine with a usable GPU (here the stand-in) makes GPU arrays there.
+    code = (
+        "import fakecupy, xpshim\n"
+        "from xpshim import _backend\n"
+        "_backend.xp = fakecupy\n"
+        "_backend._status = _backend.GpuStatus(True, 'stand-in', 1)\n"
+        "with xpshim.device('auto') as d:\n"
+        "    a = xpshim.ones(3)\n"
+        "    print(d, xpshim.get_device(a), type(a).__name__, type(a + 1).__name__)\n"
+    )
+    env = dict(os.environ, XPSHIM_DEVICE="cpu", PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "tests")]))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["gpu", "gpu", "ndarray", "ndarray"]

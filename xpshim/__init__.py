@@ -31,9 +31,6 @@ __version__ = "0.1.0"
 # here, at import, with the reason; auto probes the driver without CuPy first.
 if _config._resolve_default() == "gpu":
     _backend.mark_live()
-    from . import _ndarray as _nd
-
-    _nd._bind_cupy()
 
 _namespace.register_submodules()
 _OWN = {"device", "stats", "reset_stats", "asnumpy", "to_device", "get_device",

@@ -92,7 +92,12 @@ def require_gpu(who):
 
 
 def mark_live():
+    """The GPU is in use from now on (a default of "gpu", or xpshim.device("gpu"|"auto"))."""
     global live
+    if not live and xp is not None:
+        from . import _ndarray
+
+        _ndarray._bind_cupy()  # wrap() recognises CuPy arrays by type from here on
     live = True
 
 

@@ -93,15 +93,15 @@ def device(name):
     name = str(name).lower()
     if name not in DEVICES:
         raise ConfigError(f"unknown device {name!r}; use one of {', '.join(DEVICES)}")
+    from . import _backend
+
     if name == "gpu":
-        from . import _backend
-
         _backend.require_gpu('xpshim.device("gpu")')
-    resolved = None if name == "auto" else name
+    resolved = name
     if name == "auto":
-        from . import _backend
-
         resolved = "gpu" if _backend.gpu_status().usable else "cpu"
+        if resolved == "gpu":
+            _backend.mark_live()
     before = _local.device
     _local.device = resolved
     try:

@@ -328,17 +328,24 @@ class ufunc:
             kw.setdefault("axis", 0)  # ufunc.reduce and .accumulate default to axis 0
             if not _kwargs_gap(f, kw):
                 return wrap(call_gpu(f, [_arraylike(args[0])], {k: dev(v) for k, v in kw.items()}))
+        if method == "at" and len(args) >= 2:
+            # at(a, indices, b): a tuple of indices is one per axis, not an array
+            ind = args[1]
+            ind = tuple(_arraylike(v) if type(v) is list else dev(v) for v in ind) if type(ind) is tuple else _arraylike(ind)
+            conv = [dev(args[0]), ind, *(_arraylike(x) for x in args[2:])]
+        else:
+            conv = None
         if method == "outer" or (method == "at" and self.__name__ in _AT_SUPPORTED):
             cm = getattr(self._route.cpf, method, None)
             if cm is not None and not kwargs:
-                return wrap(call_gpu(cm, [_arraylike(x) for x in args], {}))
+                return wrap(call_gpu(cm, conv or [_arraylike(x) for x in args], {}))
         why = f"CuPy has no {self.__name__}.{method}"
         g = _gaps.lookup(name)
         pre = ()
         if g is None:
             g, pre = _gaps.lookup(f"ufunc.{method}"), (self._np,)
         if g is not None and g.covers(kwargs):
-            a = [_arraylike(x) for x in args]
+            a = conv or [_arraylike(x) for x in args]
             kw = {k: dev(v) for k, v in kwargs.items()}
             try:
                 r = call_gpu(g.fn, [*pre, *a], kw)

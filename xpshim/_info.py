@@ -20,27 +20,6 @@ def _cupy_dist():
     return "not installed"
 
 
-def numba_cuda_problem():
-    """Why Numba's CUDA target cannot be used here, or None (imports it)."""
-    try:
-        from numba import cuda
-
-        if not cuda.is_available():
-            return "numba.cuda sees no usable GPU"
-
-        @cuda.jit
-        def _probe(x):  # compiling one kernel is what fails on broken installs
-            x[0] = 1.0
-
-        import numpy
-
-        buf = cuda.to_device(numpy.zeros(1))
-        _probe[1, 1](buf)
-        return None if buf.copy_to_host()[0] == 1.0 else "a probe kernel ran but wrote nothing"
-    except Exception as e:  # any failure is reported, not raised
-        return f"{type(e).__name__}: {e}"
-
-
 def report():
     import numpy
 
@@ -68,10 +47,16 @@ def report():
             free, total = cp.cuda.Device(i).mem_info if i == 0 else (None, p["totalGlobalMem"])
             mem = f"{total / 2**30:.1f} GiB" + (f", {free / 2**30:.1f} GiB free" if free is not None else "")
             lines.append(f"  GPU {i}         {name}, {mem}, compute capability {p['major']}.{p['minor']}")
-        prob = numba_cuda_problem()
+        from . import _kernels
+
+        prob = _kernels.problem()
         if prob:
             problems.append(f"Numba's CUDA target is unusable ({prob}); xpshim's Numba kernels are off "
-                            "and the functions they serve run on CuPy or on the host")
+                            "and the functions they serve run on the host (counted, warned)")
+        else:
+            lent = " (numpy.row_stack lent while it loaded: numba-cuda needs it, NumPy 2.5 removed it)" \
+                if not hasattr(numpy, "row_stack") else ""
+            lines.append(f"  numba cuda    kernels ready{lent}")
     else:
         lines.append(f"  GPU           none usable: {st.reason}")
     lines.append(f"  numba @jit    {_numba.status()}")

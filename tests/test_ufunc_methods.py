@@ -1,0 +1,137 @@
+"""ufunc.reduce / accumulate / reduceat / at for ufuncs CuPy has no such method for,
+on the GPU side (the stand-in with Numba's simulator on CI; real CuPy and Numba on a
+GPU), against NumPy: values, dtype, shape, and no host fallback."""
+
+import contextlib
+
+import numpy
+import pytest
+
+import xpshim
+
+BINARY = ["maximum", "minimum", "fmax", "fmin", "subtract", "true_divide", "logical_and", "logical_or",
+          "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "arctan2", "hypot", "power"]
+FLOAT_ONLY = {"true_divide", "arctan2", "hypot"}
+INT_ONLY = {"bitwise_and", "bitwise_or", "bitwise_xor"}
+NOT_A_FOLD = {"power", "arctan2"}  # NumPy's float reduce is not a left fold: these run on the host
+
+
+def _data(name, dtype, shape, seed=0):
+    rng = numpy.random.default_rng(seed)
+    if numpy.dtype(dtype).kind == "b":
+        return rng.random(shape) < 0.5
+    if numpy.dtype(dtype).kind in "iu":
+        lo = 1 if name == "power" else 0
+        return rng.integers(lo, 4 if name == "power" else 50, shape).astype(dtype)
+    x = (rng.random(shape) * 4 + 0.5).astype(dtype)
+    if name in ("maximum", "minimum", "fmax", "fmin") and x.size > 3:
+        x.flat[[1, x.size // 2]] = numpy.nan
+    return x
+
+
+def _dtypes(name):
+    if name in FLOAT_ONLY:
+        return ["float64", "float32"]
+    if name in INT_ONLY:
+        return ["int32", "uint8", "bool"]
+    if name.startswith("logical"):
+        return ["bool", "float64"]
+    if name == "power":
+        return ["float64", "int64"]
+    return ["float64", "int16"]
+
+
+CASES = [(n, d) for n in BINARY for d in _dtypes(n)]
+
+
+def _check(got, ref, host=False):
+    if host:  # a host run hands back what NumPy does (a scalar for a full reduction)
+        got = xpshim.asarray(got)
+    assert type(got) is xpshim.ndarray, type(got)
+    h = xpshim.asnumpy(got)
+    assert h.dtype == ref.dtype and h.shape == ref.shape, (h.dtype, ref.dtype, h.shape, ref.shape)
+    if ref.dtype.kind in "fc":
+        numpy.testing.assert_allclose(h, ref, rtol=1e-6, atol=0, equal_nan=True)
+    else:
+        numpy.testing.assert_array_equal(h, ref)
+
+
+def _host_run(name, dtype):
+    """Cases that run on the host (NumPy's float reduce of these is not a left fold)."""
+    if name in NOT_A_FOLD and numpy.dtype(dtype).kind == "f":
+        return pytest.warns(xpshim.FallbackWarning)
+    return contextlib.nullcontext()
+
+
+def _no_fallback():
+    assert xpshim.stats()["fallbacks"] == {}, xpshim.stats()["fallbacks"]
+
+
+@pytest.mark.parametrize("name,dtype", CASES)
+@pytest.mark.parametrize("shape,axis", [((17,), 0), ((6, 5), 0), ((6, 5), 1), ((3, 4, 5), -1), ((4, 1, 3), 1)])
+def test_accumulate(gpu, name, dtype, shape, axis):
+    h = _data(name, dtype, shape)
+    ref = getattr(numpy, name).accumulate(h, axis=axis)
+    with numpy.errstate(all="ignore"):
+        got = getattr(xpshim, name).accumulate(xpshim.asarray(h), axis=axis)
+    _check(got, ref)
+    _no_fallback()
+
+
+@pytest.mark.parametrize("name,dtype", CASES)
+@pytest.mark.parametrize("shape,kw", [((17,), {}), ((6, 5), {"axis": 1}), ((6, 5), {"axis": None}),
+                                      ((3, 4, 5), {"axis": 0, "keepdims": True}), ((7,), {"initial": 2})])
+def test_reduce(gpu, name, dtype, shape, kw):
+    h = _data(name, dtype, shape)
+    if "initial" in kw and numpy.dtype(dtype).kind == "b":
+        kw = {"initial": True}
+    try:
+        ref = getattr(numpy, name).reduce(h, **kw)
+    except ValueError:  # axis=None of an operation NumPy will not reorder
+        with pytest.raises(ValueError), pytest.warns(xpshim.FallbackWarning):
+            getattr(xpshim, name).reduce(xpshim.asarray(h), **kw)
+        return
+    with numpy.errstate(all="ignore"), _host_run(name, dtype):
+        got = getattr(xpshim, name).reduce(xpshim.asarray(h), **kw)
+    if numpy.ndim(ref) == 0:
+        ref = numpy.asarray(ref)
+    _check(got, ref, host=name in NOT_A_FOLD and numpy.dtype(dtype).kind == "f")
+    if not (name in NOT_A_FOLD and numpy.dtype(dtype).kind == "f"):
+        _no_fallback()
+
+
+@pytest.mark.parametrize("name,dtype", CASES[::2])
+def test_reduceat(gpu, name, dtype):
+    h = _data(name, dtype, (9, 4))
+    idx = [0, 3, 3, 1, 8]
+    ref = getattr(numpy, name).reduceat(h, idx, axis=0)
+    with _host_run(name, dtype):
+        got = getattr(xpshim, name).reduceat(xpshim.asarray(h), idx, axis=0)
+    _check(got, ref)
+    if not (name in NOT_A_FOLD and numpy.dtype(dtype).kind == "f"):
+        _no_fallback()
+
+
+@pytest.mark.parametrize("name", ["multiply", "true_divide", "power", "subtract", "maximum"])
+def test_at_in_index_order(gpu, name):
+    h = _data(name, "float64", (5, 4), seed=2)
+    idx = ([0, 1, 1, 4, 0], [3, 2, 2, 0, 3])  # repeated positions: applied one after another
+    b = numpy.array([1.5, 2.0, 0.5, 3.0, 1.25])
+    ref = h.copy()
+    getattr(numpy, name).at(ref, idx, b)
+    d = xpshim.asarray(h)
+    getattr(xpshim, name).at(d, idx, b)
+    _check(d, ref)
+    _no_fallback()
+
+
+def test_empty_and_errors_as_numpy(gpu):
+    e = numpy.zeros((0, 3))
+    _check(xpshim.logical_and.reduce(xpshim.asarray(e), axis=0), numpy.logical_and.reduce(e, axis=0))
+    _check(xpshim.maximum.accumulate(xpshim.asarray(e), axis=0), numpy.maximum.accumulate(e, axis=0))
+    with pytest.raises(ValueError):
+        numpy.maximum.reduce(e, axis=0)
+    with pytest.raises(ValueError):
+        xpshim.maximum.reduce(xpshim.asarray(e), axis=0)  # no identity: NumPy's error (from the host run)
+    with pytest.raises(IndexError), pytest.warns(xpshim.FallbackWarning):
+        xpshim.subtract.reduceat(xpshim.asarray(numpy.ones(4)), [0, 9])

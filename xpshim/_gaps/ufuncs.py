@@ -1,0 +1,190 @@
+"""ufunc methods CuPy lacks (it has reduce/accumulate for add and multiply only,
+reduceat for add, at for a few scatter ops), for any binary ufunc.
+
+Associative operations (maximum, logical_and, bitwise_or, integer add, ...)
+are composed from the CuPy ufunc itself: a pairwise halving for ``reduce`` and
+a doubling scan (Hillis-Steele) for ``accumulate``, both exact because the
+grouping of an associative operation does not change its result. The others
+(subtract, divide, power, ...) are left folds whose result depends on the
+order: they run as Numba kernels in NumPy's order (``_kernels.ufunc_loops``).
+Each implementation first asks NumPy, on a one-element host array, for the
+result dtype (so NumPy's casting rules and errors hold), and declines what it
+does not cover; the call then runs on the host, visibly.
+"""
+
+import numpy
+
+from . import Decline, implements
+from .. import _backend, _kernels
+
+ASSOCIATIVE = frozenset({"maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or", "logical_xor",
+                         "bitwise_and", "bitwise_or", "bitwise_xor", "gcd", "lcm"})
+# NumPy's own float loops for these do not reduce as a left fold (its
+# power.reduce([2., 3., 2.]) is 4.0; accumulate gives 64.0): the host keeps NumPy's answer.
+_NOT_A_FOLD = frozenset({"power", "arctan2"})
+_NO_VALUE = numpy._NoValue
+
+
+def _associative(name, dtype):
+    return name in ASSOCIATIVE or (name in ("add", "multiply") and dtype.kind in "biu")
+
+
+def _ask_numpy(f):
+    """The result of NumPy on a stand-in sample, or Decline (NumPy then raises for real)."""
+    try:
+        with numpy.errstate(all="ignore"):
+            return f()
+    except Exception as e:  # the host run will raise NumPy's own error to the user
+        raise Decline(f"NumPy refuses it: {type(e).__name__}") from None
+
+
+def _axis(a, axis):
+    if type(axis) is not int and not isinstance(axis, numpy.integer):
+        raise Decline("axis must be an int here")
+    if not -a.ndim <= axis < a.ndim:
+        raise Decline("axis out of range")
+    return int(axis) % a.ndim
+
+
+def _lanes(xp, x, axis):
+    """x with ``axis`` first, as a C-contiguous (n, m) array, and the other axes' shape."""
+    y = xp.ascontiguousarray(xp.moveaxis(x, axis, 0))
+    rest = y.shape[1:]
+    return y.reshape(y.shape[0], -1), rest
+
+
+def _loops(name):
+    from .._kernels import ufunc_loops
+
+    try:
+        fam = ufunc_loops.kernels(name)
+    except _kernels.Unavailable as e:
+        raise Decline(str(e)) from None
+    if fam is None:
+        raise Decline(f"no kernel for {name}")
+    return fam
+
+
+def _finish(xp, r, out):
+    if out is None:
+        return r
+    out[...] = r
+    return out
+
+
+@implements("ufunc.accumulate", kwargs={"axis", "dtype", "out"}, how="numba")
+def accumulate(npu, array, axis=0, dtype=None, out=None):
+    xp = _backend.xp
+    a = xp.asarray(array)
+    if npu.nin != 2 or a.ndim == 0:
+        raise Decline("NumPy's error")
+    axis = _axis(a, axis)
+    rdt = _ask_numpy(lambda: npu.accumulate(numpy.ones(1, a.dtype), dtype=dtype)).dtype
+    x = a.astype(rdt, copy=False)
+    n = a.shape[axis]
+    if n == 0 or x.size == 0:
+        return _finish(xp, xp.empty(a.shape, rdt), out)
+    y, rest = _lanes(xp, x, axis)
+    if _associative(npu.__name__, rdt):
+        f = getattr(xp, npu.__name__)
+        k = 1
+        while k < n:  # after the step for k, row i holds the fold of rows i-2k+1..i
+            y[k:] = f(y[:-k], y[k:])
+            k *= 2
+        r = y
+    else:
+        acc_k = _loops(npu.__name__)[0]
+        r = xp.empty_like(y)
+        _kernels.launch(acc_k, y.shape[1], y, r, n, y.shape[1])
+    r = xp.ascontiguousarray(xp.moveaxis(r.reshape((n,) + rest), 0, axis))
+    return _finish(xp, r, out)
+
+
+@implements("ufunc.reduce", kwargs={"axis", "dtype", "out", "keepdims", "initial", "where"}, how="numba")
+def reduce(npu, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NO_VALUE, where=True):
+    xp = _backend.xp
+    if where is not True:
+        raise Decline("where= is not covered")
+    a = xp.asarray(array)
+    if npu.nin != 2 or a.ndim == 0:
+        raise Decline("NumPy's error")
+    if axis is None:
+        if a.ndim > 1 and npu.identity is None and npu.__name__ not in ASSOCIATIVE:
+            raise Decline("NumPy's error: not reorderable")  # (NumPy reorders ufuncs with an identity)
+        a, axis, full = a.reshape(-1), 0, True
+    else:
+        axis, full = _axis(a, axis), False
+    kw = {} if initial is _NO_VALUE else {"initial": initial}
+    rdt = _ask_numpy(lambda: npu.reduce(numpy.ones(1, a.dtype), dtype=dtype, **kw)).dtype
+    x = a.astype(rdt, copy=False)
+    n = a.shape[axis]
+    if n == 0:
+        start = initial if initial is not _NO_VALUE else npu.identity
+        if start is None:
+            raise Decline("NumPy's error: no identity")
+        r = xp.full(a.shape[:axis] + a.shape[axis + 1:], start, rdt)
+    else:
+        y, rest = _lanes(xp, x, axis)
+        if initial is not _NO_VALUE:
+            y = xp.concatenate([xp.full((1, y.shape[1]), initial, rdt), y])
+        if _associative(npu.__name__, rdt):
+            f = getattr(xp, npu.__name__)
+            while y.shape[0] > 1:  # neighbours pair up; an odd last row waits for the next round
+                h = y.shape[0] // 2
+                head = f(y[0:2 * h:2], y[1:2 * h:2])
+                y = head if y.shape[0] % 2 == 0 else xp.concatenate([head, y[2 * h:]])
+            r = y[0]
+        else:
+            if npu.__name__ in _NOT_A_FOLD and rdt.kind in "fc":
+                raise Decline("NumPy's float loop for it is not a left fold")
+            red_k = _loops(npu.__name__)[1]
+            r = xp.empty(y.shape[1], rdt)
+            _kernels.launch(red_k, y.shape[1], y, r, y.shape[0], y.shape[1])
+        r = r.reshape(rest)
+    if keepdims:
+        r = xp.expand_dims(r, tuple(range(array.ndim)) if full else axis)
+    return _finish(xp, r, out)
+
+
+@implements("ufunc.reduceat", kwargs={"axis", "dtype", "out"}, how="numba")
+def reduceat(npu, array, indices, axis=0, dtype=None, out=None):
+    xp = _backend.xp
+    a = xp.asarray(array)
+    idx = xp.asarray(indices)
+    if npu.nin != 2 or a.ndim == 0 or idx.ndim != 1 or idx.dtype.kind not in "iu":
+        raise Decline("NumPy's error or an unusual index")
+    axis = _axis(a, axis)
+    rdt = _ask_numpy(lambda: npu.reduceat(numpy.ones(1, a.dtype), [0], dtype=dtype)).dtype
+    if npu.__name__ in _NOT_A_FOLD and rdt.kind in "fc":
+        raise Decline("NumPy's float loop for it is not a left fold")
+    n, k = a.shape[axis], idx.size
+    if k and (int(idx.min()) < 0 or int(idx.max()) >= n):
+        raise Decline("NumPy's error: index out of range")
+    y, rest = _lanes(xp, a.astype(rdt, copy=False), axis)
+    r = xp.empty((k, y.shape[1]), rdt)
+    _kernels.launch(_loops(npu.__name__)[2], k * y.shape[1], y, idx.astype(numpy.int64), r, n, k, y.shape[1])
+    r = xp.ascontiguousarray(xp.moveaxis(r.reshape((k,) + rest), 0, axis))
+    return _finish(xp, r, out)
+
+
+@implements("ufunc.at", kwargs=set(), how="numba")
+def at(npu, a, indices, b=None):
+    xp = _backend.xp
+    if npu.nin != 2 or b is None:
+        raise Decline("only binary ufuncs with values")
+    b = xp.asarray(b)
+    _ask_numpy(lambda: npu.at(numpy.ones(1, a.dtype), [0], numpy.ones(1, b.dtype)))
+    parts = indices if type(indices) is tuple else (indices,)
+    dims = a.shape
+    for d, p in zip(dims, parts):  # NumPy raises for out-of-range indices; CuPy would wrap
+        if isinstance(p, xp.ndarray) and p.dtype.kind in "iu" and p.size and (
+                int(p.min()) < -d or int(p.max()) >= d):
+            raise Decline("NumPy's error: index out of range")
+    pos = xp.arange(a.size).reshape(dims)[indices]
+    vals = xp.ascontiguousarray(xp.broadcast_to(b, pos.shape)).reshape(-1)
+    flat = a if a.flags.c_contiguous else xp.ascontiguousarray(a)
+    _kernels.launch(_loops(npu.__name__)[3], 1, flat.reshape(-1), xp.ascontiguousarray(pos).reshape(-1),
+                    vals, pos.size)
+    if flat is not a:
+        a[...] = flat
+    return None
