@@ -1,7 +1,7 @@
 """Mandelbrot set on an n x n grid, iterating only the points not yet escaped (boolean mask)."""
 
 KIND = "vectorized"
-SIZES = {"quick": 200, "full": 3000}
+SIZES = {"quick": 200, "full": 2000}
 MAXITER = 100
 # a point on the set's edge may escape one iteration sooner or later when z*z rounds differently:
 # the totals are compared, not each point's count.
