@@ -167,6 +167,7 @@ def machine(stand_in):
     m = runner.machine()
     m["xpshim"] = xpshim.__version__
     m["gpu_status"] = _backend.gpu_status().reason
+    m["XPSHIM_DEVICE"] = os.environ.get("XPSHIM_DEVICE", "")  # the process default ("auto" when unset)
     if stand_in:
         m["gpu"] = "stand-in (NumPy)"
     return m
