@@ -5,7 +5,9 @@ they are timed; device synchronised before every clock read.
     python benchmarks/run.py            # everything this machine can run
     python benchmarks/run.py --quick    # small sizes, a smoke test (CPU-only is fine)
 
-Writes benchmarks/results/<tag>.json and .md (and percall PNG when matplotlib is there).
+    python benchmarks/run.py --only workloads   # the workload suite (benchmarks/workloads.py)
+
+Writes benchmarks/results/<tag>.json and .md (and PNG plots when matplotlib is there).
 """
 
 import argparse
@@ -282,6 +284,22 @@ def bench_copies(quick):
     return out
 
 
+# ---------------------------------------------------------------- the workload suite
+
+def workloads_runner():
+    """benchmarks/workloads.py, loaded by path (``import workloads`` names the package of workloads)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("workloads_runner", os.path.join(HERE, "workloads.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def bench_workloads(quick):
+    return workloads_runner().suite(quick)
+
+
 # ---------------------------------------------------------------- report
 
 def machine():
@@ -304,6 +322,8 @@ def markdown(res):
     m = res["machine"]
     buf.write(f"# Benchmarks {m['date']}\n\n{m.get('gpu', 'no GPU')}; {m['cpus']} CPUs; Python {m['python']}, "
               f"NumPy {m['numpy']}, CuPy {m.get('cupy', '-')}\n\nMedian per call (min-max).\n")
+    if res.get("workloads"):
+        buf.write("\n## workloads\n\n" + workloads_runner().table(res["workloads"]))
     for section in ("percall", "grayscale", "matmul", "crossover", "copies"):
         rows = res.get(section) or {}
         if not rows:
@@ -420,8 +440,18 @@ def plot(res, path):
     return path
 
 
+def write(res, md, out, tag):
+    """<out>/<tag>.json and .md; returns the Markdown."""
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, tag + ".json"), "w") as f:
+        json.dump(res, f, indent=1)
+    with open(os.path.join(out, tag + ".md"), "w") as f:
+        f.write(md)
+    return md
+
+
 SECTIONS = {"percall": bench_percall, "grayscale": bench_grayscale, "matmul": bench_matmul,
-            "crossover": bench_crossover, "copies": bench_copies}
+            "crossover": bench_crossover, "copies": bench_copies, "workloads": bench_workloads}
 
 
 def main(argv=None):
@@ -439,16 +469,13 @@ def main(argv=None):
     for section, fn in SECTIONS.items():
         if not args.only or section in args.only:
             res[section] = fn(args.quick)
-    os.makedirs(args.out, exist_ok=True)
     tag = args.tag or (datetime.date.today().isoformat() + ("-" + res["machine"]["gpu"].replace(" ", "_") if GPU else "-cpu")
                        + ("-quick" if args.quick else ""))
-    with open(os.path.join(args.out, tag + ".json"), "w") as f:
-        json.dump(res, f, indent=1)
-    md = markdown(res)
-    with open(os.path.join(args.out, tag + ".md"), "w") as f:
-        f.write(md)
+    md = write(res, markdown(res), args.out, tag)
     plot(res, os.path.join(args.out, tag + "-percall.png"))
     plot_crossover(res, os.path.join(args.out, tag + "-crossover.png"))
+    if res.get("workloads"):
+        workloads_runner().plot(res["workloads"], os.path.join(args.out, tag + "-workloads.png"))
     print(md)
 
 

@@ -65,6 +65,8 @@ def _wrap(r):
         return _wrap(numpy.asarray(r))
     if type(r) in (tuple, list):
         return type(r)(map(_wrap, r))
+    if isinstance(r, tuple):  # NumPy's named results (QRResult, SVDResult, ...): CuPy returns plain tuples
+        return tuple(map(_wrap, r))
     return r
 
 

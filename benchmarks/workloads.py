@@ -1,0 +1,311 @@
+"""The workload suite side by side in one process: NumPy, CuPy imported as np, xpshim on its
+automatic device choice and xpshim forced to the GPU, on real NumPy programs
+(benchmarks/workloads/, one a module). Every result is checked against NumPy's, then timed:
+a warm-up, then the median of repeats (with min and max), the GPU synchronised before each
+clock read.
+
+    python benchmarks/workloads.py                 # full sizes
+    python benchmarks/workloads.py --quick         # small sizes, 5 repeats: a smoke run (CPU-only is fine)
+    python benchmarks/workloads.py --only kmeans --only lu_by_hand
+    python benchmarks/run.py --only workloads      # the same, as a section of the main runner
+
+Writes <out>/<tag>.json, <tag>.md and <tag>-speedups.png (matplotlib) to --out
+(default benchmarks/results/).
+"""
+
+import argparse
+import contextlib
+import datetime
+import io
+import math
+import os
+import sys
+import time
+import warnings
+
+import numpy
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(1, os.path.dirname(HERE))
+
+import run as runner  # noqa: E402  (timing, progress bar, machine description)
+import workloads  # noqa: E402  (the package of workload modules)
+import xpshim  # noqa: E402
+from xpshim import _backend  # noqa: E402
+
+VARIANTS = ("numpy", "cupy", "xpshim-auto", "xpshim-gpu")
+LABELS = {"numpy": "NumPy", "cupy": "CuPy as np", "xpshim-auto": "xpshim auto", "xpshim-gpu": "xpshim gpu"}
+
+
+class Variant:
+    def __init__(self, name, module, context, skip=None):
+        self.name, self.module, self.context, self.skip = name, module, context, skip
+
+
+def variants(stand_in=False):
+    """The four variants; those that need a GPU carry the reason they are skipped where there is none."""
+    if stand_in:  # the GPU logic on the NumPy-backed stand-in: for checking this runner, not for timings
+        sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tests"))
+        import fakecupy
+
+        _backend.install(fakecupy, "NumPy-backed stand-in (timings say nothing of a GPU)")
+        gpu_module, skip = fakecupy, None
+    else:
+        st = _backend.gpu_status()
+        gpu_module = _backend.xp if st.usable else None
+        skip = None if st.usable else f"no usable GPU: {st.reason}"
+    return [
+        Variant("numpy", numpy, contextlib.nullcontext),
+        Variant("cupy", gpu_module, contextlib.nullcontext, skip),
+        Variant("xpshim-auto", xpshim, lambda: xpshim.device("auto")),
+        Variant("xpshim-gpu", xpshim, lambda: xpshim.device("gpu"), skip),
+    ]
+
+
+def _live_cupy():
+    return getattr(_backend.xp, "__name__", "") == "cupy"
+
+
+def sync():
+    if _live_cupy():
+        _backend.xp.cuda.Device().synchronize()
+
+
+def free_gpu():
+    if _live_cupy():
+        _backend.xp.get_default_memory_pool().free_all_blocks()
+
+
+def one_line(exc):
+    msg = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {msg[0] if msg else ''}"[:300]
+
+
+def xpshim_counts():
+    st = xpshim.stats()
+    t = st["transfers"]
+    return ({"host_to_device": t["host_to_device"]["count"], "device_to_host": t["device_to_host"]["count"]},
+            {name: f["count"] for name, f in st["fallbacks"].items()})
+
+
+def repeats(first, quick, reps):
+    """How many timed runs: given by --reps, else about 3 s worth at full size (3 to 25), 5 when quick."""
+    if reps:
+        return reps
+    if quick:
+        return 1 if first > 2.0 else 5
+    return max(3, min(25, int(3.0 / max(first, 1e-9))))
+
+
+def measure(mod, n, variant, want, quick, reps):
+    """One variant of one workload: checked first (the warm-up), then timed."""
+    entry = {}
+    clock = time.perf_counter
+    with variant.context(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # host fallbacks are counted below, not printed
+        try:
+            xpshim.reset_stats()
+            sync()
+            t0 = clock()
+            result = mod.run(variant.module, n)
+            sync()
+            first = clock() - t0
+            if variant.module is xpshim:
+                entry["transfers"], entry["fallbacks"] = xpshim_counts()
+                entry["device"] = ",".join(sorted({xpshim.get_device(p) for p in workloads.parts(result)
+                                                   if isinstance(p, xpshim.ndarray)})) or "-"
+            got = workloads.to_host(result)
+            del result
+        except Exception as exc:  # CuPy refusing what NumPy takes is a finding: recorded, not hidden
+            return {"error": one_line(exc)}, None
+        if want is not None:
+            why = workloads.mismatch(mod, got, want)
+            entry["valid"] = why is None
+            if why:
+                entry["mismatch"] = why
+        try:
+            entry.update(runner.timeit(lambda: mod.run(variant.module, n), repeats(first, quick, reps)))
+        except Exception as exc:
+            entry["error"] = one_line(exc)
+    free_gpu()
+    return entry, got
+
+
+def suite(quick, only=None, reps=None, stand_in=False):
+    """Run the selected workloads in every variant; returns the results as a JSON-ready dict."""
+    vs = variants(stand_in)
+    names = [n for n in workloads.names() if not only or n in only]
+    size = "quick" if quick else "full"
+    for v in vs:
+        if v.skip:
+            print(f"{v.name}: skipped, {v.skip}")
+    res = {"machine": machine(stand_in), "quick": quick, "stand_in": stand_in,
+           "variants": {v.name: v.skip or "run" for v in vs}, "workloads": {}}
+    todo = [v for v in vs if not v.skip]
+    bar = runner.progress([(n, v) for n in names for v in todo], "workloads")
+    want = {}
+    for name, v in bar:
+        mod = workloads.load(name)
+        row = res["workloads"].setdefault(name, {
+            "doc": mod.__doc__.strip(), "kind": mod.KIND, "n": mod.SIZES[size], "tolerance": mod.TOLERANCE,
+            "variants": {x.name: {"skipped": x.skip} for x in vs if x.skip}})
+        if hasattr(bar, "set_postfix_str"):
+            bar.set_postfix_str(f"{name} / {v.name}")
+        entry, got = measure(mod, row["n"], v, want.get(name), quick, reps)
+        if v.name == "numpy":
+            want[name] = got
+            entry.pop("valid", None)
+        row["variants"][v.name] = entry
+        if v is todo[-1]:
+            want.pop(name, None)
+    res["geomean"] = geomeans(res)
+    return res
+
+
+def machine(stand_in):
+    m = runner.machine()
+    m["xpshim"] = xpshim.__version__
+    m["gpu_status"] = _backend.gpu_status().reason
+    m["XPSHIM_DEVICE"] = os.environ.get("XPSHIM_DEVICE", "")  # the process default ("auto" when unset)
+    if stand_in:
+        m["gpu"] = "stand-in (NumPy)"
+    return m
+
+
+def speedup(row, variant):
+    """NumPy's median over the variant's, where both ran and the variant's result matched."""
+    base, e = row["variants"].get("numpy", {}), row["variants"].get(variant, {})
+    if "median" not in base or "median" not in e or not e.get("valid", True):
+        return None
+    return base["median"] / e["median"]
+
+
+def geomeans(res):
+    out = {}
+    for v in VARIANTS[1:]:
+        g = {}
+        for kind in ("all", "vectorized", "loop"):
+            xs = [s for row in res["workloads"].values() if kind in ("all", row["kind"])
+                  for s in [speedup(row, v)] if s]
+            if xs:
+                g[kind] = math.exp(sum(map(math.log, xs)) / len(xs))
+                g[kind + "_count"] = len(xs)
+        if g:
+            out[v] = g
+    return out
+
+
+def ms(s):
+    return f"{s * 1e3:.3g}" if s < 1 else f"{s * 1e3:.0f}"
+
+
+def table(res):
+    """The Markdown table and its notes (errors, mismatches, host fallbacks)."""
+    buf = io.StringIO()
+    cols = [v for v in VARIANTS if v in res["variants"]]
+    ran = [v for v in cols if res["variants"][v] == "run"]
+    buf.write("| workload | kind | n | " + " | ".join(f"{LABELS[v]} ms" for v in cols) + " | "
+              + " | ".join(f"{LABELS[v]} ×" for v in ran[1:]) + " |\n")
+    buf.write("|---|---|---:|" + "---:|" * (len(cols) + len(ran) - 1) + "\n")
+    notes = []
+    for name, row in res["workloads"].items():
+        cells = []
+        for v in cols:
+            e = row["variants"].get(v, {})
+            if "skipped" in e:
+                cells.append("skipped")
+                continue
+            cell = f"{ms(e['median'])} ({ms(e['min'])}-{ms(e['max'])})" if "median" in e else ""
+            if "error" in e:
+                notes.append(f"{name}, {LABELS[v]}: {e['error']}")
+                cell = (cell + " " if cell else "") + f"error [{len(notes)}]"
+            if "mismatch" in e:
+                notes.append(f"{name}, {LABELS[v]}: result differs from NumPy's: {e['mismatch']}")
+                cell += f" ✗ [{len(notes)}]"
+            cells.append(cell)
+        sp = [speedup(row, v) for v in ran[1:]]
+        buf.write(f"| {name} | {row['kind']} | {row['n']:,} | " + " | ".join(cells) + " | "
+                  + " | ".join(f"{s:.3g}" if s else "-" for s in sp) + " |\n")
+    buf.write("\n× is NumPy's median time over the variant's (above 1: faster than NumPy); "
+              "a result that differs from NumPy's gets no ratio.\n")
+    if res.get("geomean"):
+        buf.write("\nGeometric mean speedup over NumPy (workloads where the variant ran and matched):\n\n")
+        for v, g in res["geomean"].items():
+            parts = [f"{k} {g[k]:.3g}x ({g[k + '_count']})" for k in ("all", "vectorized", "loop") if k in g]
+            buf.write(f"- {LABELS[v]}: " + ", ".join(parts) + "\n")
+    fallbacks = [(name, v, e["fallbacks"]) for name, row in res["workloads"].items()
+                 for v in cols for e in [row["variants"].get(v, {})] if e.get("fallbacks")]
+    if fallbacks:
+        buf.write("\nHost fallbacks in xpshim (calls that ran on NumPy, in one run):\n\n")
+        for name, v, fb in fallbacks:
+            buf.write(f"- {name}, {LABELS[v]}: " + ", ".join(f"`{k}` ×{c}" for k, c in fb.items()) + "\n")
+    if notes:
+        buf.write("\nNotes:\n\n" + "".join(f"{i}. {t}\n" for i, t in enumerate(notes, 1)))
+    return buf.getvalue()
+
+
+def markdown(res):
+    m = res["machine"]
+    lines = [f"{LABELS[v]} skipped ({why})" for v, why in res["variants"].items() if why != "run"]
+    devices = {d for row in res["workloads"].values() for d in row["variants"].get("xpshim-auto", {}).get("device", "-").split(",")}
+    lines.append("xpshim auto's results lived on: " + (", ".join(sorted(devices - {"-"})) or "-"))
+    return (f"# Workloads {m['date']}{' (quick)' if res['quick'] else ''}\n\n"
+            f"{m.get('gpu', 'no GPU')}; {m['cpus']} CPUs; Python {m['python']}, NumPy {m['numpy']}, "
+            f"CuPy {m.get('cupy', '-')}, xpshim {m['xpshim']}\n\n"
+            + "; ".join(lines) + ".\n\n"
+            + "Median ms per run of the whole workload (min-max), inputs handed over from the host inside the run.\n\n"
+            + table(res))
+
+
+def plot(res, path):
+    plt = runner._pyplot()
+    if plt is None:
+        return None
+    ran = [v for v in VARIANTS[1:] if res["variants"].get(v) == "run"]
+    names = list(res["workloads"])
+    if not ran or not names:
+        return None
+    fig, ax = plt.subplots(figsize=(min(16, max(8, 0.55 * len(names))), 5.5))
+    width = 0.8 / len(ran)
+    for i, v in enumerate(ran):
+        ys = [speedup(res["workloads"][n], v) for n in names]
+        xs = [j + i * width for j, y in enumerate(ys) if y]
+        g = res["geomean"].get(v, {}).get("all")
+        ax.bar(xs, [y for y in ys if y], width, label=LABELS[v] + (f" (geomean {g:.3g}x)" if g else ""))
+    ax.axhline(1.0, color="gray", lw=0.8, ls="--")
+    ax.set_yscale("log")
+    ax.set_xticks([j + 0.4 - width / 2 for j in range(len(names))], names, rotation=60, ha="right", fontsize=8)
+    ax.set_ylabel("speedup over NumPy (>1: faster)")
+    m = res["machine"]
+    ax.set_title(f"Workloads{' (quick)' if res['quick'] else ''}: {m.get('gpu', 'CPU only')}, NumPy on {m['cpus']} cores")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="small sizes, 5 repeats (a smoke run)")
+    ap.add_argument("--only", action="append", choices=workloads.names(), metavar="NAME",
+                    help="run only this workload (repeatable)")
+    ap.add_argument("--reps", type=int, default=None, help="timed repeats per variant (default: adaptive)")
+    ap.add_argument("--stand-in", action="store_true",
+                    help="GPU variants on the NumPy-backed test stand-in: checks the runner, times nothing real")
+    ap.add_argument("--out", default=os.path.join(HERE, "results"))
+    ap.add_argument("--tag", default=None, help="file name stem (default: date, machine, workloads)")
+    args = ap.parse_args(argv)
+    res = suite(args.quick, args.only, args.reps, args.stand_in)
+    m = res["machine"]
+    tag = args.tag or (datetime.date.today().isoformat() + "-" + m.get("gpu", "cpu").replace(" ", "_")
+                       + "-workloads" + ("-quick" if args.quick else ""))
+    md = runner.write(res, markdown(res), args.out, tag)
+    plot(res, os.path.join(args.out, tag + "-speedups.png"))
+    print(md)
+    return res
+
+
+if __name__ == "__main__":
+    main()
