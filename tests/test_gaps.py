@@ -204,6 +204,38 @@ CASES["xpshim.take"] = [
     case("bad-mode", lambda D: ((D((3,)), [0]), {"mode": "nearest"}), layouts=("c",)),
     case("0d-index", lambda D: ((D((3, 4)), 2), {"axis": 0, "mode": "raise"}), layouts=("c",)),
 ]
+METHODS = ("inverted_cdf", "averaged_inverted_cdf", "closest_observation", "interpolated_inverted_cdf", "hazen",
+           "weibull", "linear", "median_unbiased", "normal_unbiased", "lower", "higher", "midpoint", "nearest")
+REAL = FLOAT + ("int64", "int8", "float16")
+
+
+def _all_nan_row(D):
+    x = D((3, 5)).astype(float)
+    x[1] = numpy.nan
+    return x
+
+
+for _n, _scale in (("nanquantile", 1), ("nanpercentile", 100)):
+    CASES[f"xpshim.{_n}"] = [
+        case("scalar-q", lambda D, s=_scale: ((D((4, 5)), 0.3 * s), {})),
+        case("list-q-axis", lambda D, s=_scale: ((D((4, 5)), [0.0, 0.25 * s, 0.5 * s, 1.0 * s]), {"axis": 1})),
+        case("array-q-keepdims", lambda D, s=_scale: ((D((2, 3, 4)), numpy.array([0.1, 0.9]) * s),
+                                                      {"axis": (0, 2), "keepdims": True})),
+        case("float32-q", lambda D, s=_scale: ((D((4, 5)), numpy.array([0.2, 0.7], numpy.float32) * s), {"axis": 0}),
+             dtypes=REAL),
+        case("0d-q-axis-none", lambda D, s=_scale: ((D((3, 4)), numpy.array(0.5 * s)), {"keepdims": True})),
+        case("all-nan-slice", lambda D, s=_scale: ((_all_nan_row(D), 0.4 * s), {"axis": 1}), dtypes=FLOAT),
+        case("empty", lambda D, s=_scale: ((D((0, 3)), 0.5 * s), {"axis": 0}), layouts=("c",)),
+        case("0d", lambda D, s=_scale: ((D(()), 0.5 * s), {}), layouts=("c",)),
+        case("q-out-of-range", lambda D, s=_scale: ((D((4,)), 1.5 * s), {}), layouts=("c",)),
+        case("complex", lambda D, s=_scale: ((D((4,), dtype="complex128"), 0.5 * s), {}), layouts=("c",), dtypes=("c16",)),
+        case("bad-method", lambda D, s=_scale: ((D((4,)), 0.5 * s), {"method": "cubic"}), layouts=("c",)),
+    ] + [case(f"method-{m}", lambda D, s=_scale, m=m: ((D((5, 7)), [0.0, 0.13 * s, 0.5 * s, 0.75 * s, s]),
+                                                       {"axis": 1, "method": m}), dtypes=REAL)
+         for m in METHODS] + [case(f"method-{m}-scalar", lambda D, s=_scale, m=m: ((D((6, 4)), 0.37 * s),
+                                                                              {"axis": 0, "method": m}),
+                                   dtypes=FLOAT + ("int64",), layouts=("c", "strided")) for m in METHODS]
+
 CASES["xpshim.block"] = [
     case("2x2", lambda D: (([[D((2, 2)), D((2, 3), seed=1)], [D((1, 2), seed=2), D((1, 3), seed=3)]],), {})),
     case("1d", lambda D: (([D((2,)), D((3,), seed=1)],), {})),
@@ -214,6 +246,8 @@ CASES["xpshim.block"] = [
 DECLINED = {
     "prod-complex-where": ("prod", lambda: ((data((3, 4), "complex128"),), {"where": _mask((3, 4))})),
     "nanprod-complex-initial": ("nanprod", lambda: ((data((3, 4), "complex128"),), {"initial": 2})),
+    "nanquantile-weights": ("nanquantile", lambda: ((data((3, 4)), 0.5), {"axis": 1, "method": "inverted_cdf",
+                                                                         "weights": numpy.ones((3, 4))})),
 }
 
 

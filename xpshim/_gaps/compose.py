@@ -1,5 +1,7 @@
 """Module-level NumPy functions CuPy lacks, written as compositions of CuPy operations."""
 
+import math
+
 import numpy
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
@@ -311,3 +313,104 @@ def take(a, indices, axis=None, out=None, mode="raise"):
         else:
             idx = xp.clip(idx, 0, n - 1)
     return xp.take(a, idx, axis=axis, out=out)
+
+
+# ------------------------------------------------------------------ nanquantile, nanpercentile
+
+# NumPy's quantile methods (numpy/lib/_function_base_impl.py, _QuantileMethods), as
+# (virtual index from n and q, gamma fix or None for the methods that take an order statistic).
+def _discrete(xp, index, pick_previous):
+    prev = xp.floor(index)
+    res = xp.where(pick_previous(index - prev, index), prev, prev + 1).astype(numpy.intp)
+    return xp.maximum(res, 0)
+
+
+def _hf(alpha, beta):
+    return lambda xp, n, q: n * q + (alpha + q * (1 - alpha - beta)) - 1
+
+
+_QUANTILE_METHODS = {
+    "inverted_cdf": (lambda xp, n, q: _discrete(xp, n * q - 1, lambda g, i: g == 0), None),
+    "averaged_inverted_cdf": (lambda xp, n, q: n * q - 1, lambda xp, g, i: xp.where(g == 0, 0.5, 1.0)),
+    "closest_observation": (lambda xp, n, q: _discrete(
+        xp, n * q - 1 - 0.5, lambda g, i: (g == 0) & (xp.floor(i) % 2 == 1)), None),
+    "interpolated_inverted_cdf": (_hf(0, 1), lambda xp, g, i: g),
+    "hazen": (_hf(0.5, 0.5), lambda xp, g, i: g),
+    "weibull": (_hf(0, 0), lambda xp, g, i: g),
+    "linear": (lambda xp, n, q: (n - 1) * q, lambda xp, g, i: g),
+    "median_unbiased": (_hf(1 / 3.0, 1 / 3.0), lambda xp, g, i: g),
+    "normal_unbiased": (_hf(3 / 8.0, 3 / 8.0), lambda xp, g, i: g),
+    "lower": (lambda xp, n, q: xp.floor((n - 1) * q).astype(numpy.intp), None),
+    "higher": (lambda xp, n, q: xp.ceil((n - 1) * q).astype(numpy.intp), None),
+    "midpoint": (lambda xp, n, q: 0.5 * (xp.floor((n - 1) * q) + xp.ceil((n - 1) * q)),
+                 lambda xp, g, i: xp.where(i % 1 == 0, 0.0, 0.5)),
+    "nearest": (lambda xp, n, q: xp.around((n - 1) * q).astype(numpy.intp), None),
+}
+
+
+def _nanquantile(a, q, axis, out, method, keepdims, weights, percent):
+    """numpy.nanquantile, vectorised: sort each slice (NaN last), count its valid values,
+    and compute NumPy's virtual index per slice from that count."""
+    xp = _xp()
+    if weights is not None:
+        raise Decline("weights=")
+    a = xp.asarray(a)
+    if a.dtype.kind == "c":
+        raise TypeError("a must be an array of real numbers")
+    if method not in _QUANTILE_METHODS:
+        raise ValueError(f"{method!r} is not a valid method. Use one of: {_QUANTILE_METHODS.keys()}")
+    weak = type(q) in (int, float)
+    qh = numpy.asarray(q.get() if hasattr(q, "get") else q)  # q is small: validated on the host, as NumPy does
+    if percent:
+        qh = numpy.true_divide(qh, 100)
+    if qh.size and not (qh.min() >= 0 and qh.max() <= 1):
+        raise ValueError("Percentiles must be in the range [0, 100]" if percent else
+                         "Quantiles must be in the range [0, 1]")
+    if qh.ndim > 2:
+        raise ValueError("q must be a scalar or 1d")
+    axes = _axes(axis, a.ndim)
+    if a.size == 0:
+        return nanmean(a, axis, None, out, keepdims)
+    keep = [i for i in range(a.ndim) if i not in axes]
+    rest = tuple(a.shape[i] for i in keep)
+    s = a.transpose(keep + list(axes)).reshape((-1, math.prod(a.shape[i] for i in axes)))
+    s = xp.sort(s, axis=-1)  # NaN last, as NumPy sorts
+    N = s.shape[-1]
+    n = (xp.sum(~xp.isnan(s), axis=-1) if a.dtype.kind == "f" else xp.full(s.shape[0], N)).astype(numpy.intp)
+    qd = xp.asarray(qh)
+    nq = n.astype(qd.dtype) if qd.dtype.kind == "f" else n  # NumPy's n is a Python int: q's dtype wins
+    nq = nq.reshape((1,) * qd.ndim + (-1,))
+    qb = qd.reshape(qd.shape + (1,))
+    index_of, fix = _QUANTILE_METHODS[method]
+    v = index_of(xp, nq, qb)
+    rows = xp.arange(s.shape[0])
+    last = xp.maximum(n - 1, 0)
+    if fix is None or v.dtype.kind in "iu":
+        idx = xp.minimum(xp.maximum(v, 0), last)
+        r = s[rows, idx]
+    else:
+        prev = xp.floor(v)
+        gamma = fix(xp, v - prev, v).astype(v.dtype)
+        lo = xp.where(v >= nq - 1, last, xp.where(v < 0, 0, prev.astype(numpy.intp)))
+        hi = xp.where(v >= nq - 1, last, xp.where(v < 0, 0, prev.astype(numpy.intp) + 1))
+        below, above = s[rows, xp.minimum(lo, N - 1)], s[rows, xp.minimum(hi, N - 1)]
+        if weak:
+            gamma = gamma.astype(numpy.result_type(a.dtype, 0.0))  # NumPy uses a Python float there
+        diff = above - below
+        r = xp.where(gamma >= 0.5, above - diff * (1 - gamma), below + diff * gamma)
+    if a.dtype.kind == "f":
+        r = xp.where(n == 0, xp.asarray(numpy.nan, dtype=r.dtype), r)
+    shape = _reduced_shape(a.shape, axes, keepdims) if keepdims else rest
+    return _out(r.reshape(qd.shape + shape), out)
+
+
+@implements("xpshim.nanquantile")
+def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
+                weights=None):
+    return _nanquantile(a, q, axis, out, method, keepdims, weights, False)
+
+
+@implements("xpshim.nanpercentile")
+def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
+                  weights=None):
+    return _nanquantile(a, q, axis, out, method, keepdims, weights, True)
