@@ -414,3 +414,51 @@ def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear
 def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
                   weights=None):
     return _nanquantile(a, q, axis, out, method, keepdims, weights, True)
+
+
+# ------------------------------------------------------------------ vector products (NumPy's gufuncs)
+
+def _gufunc_plain(name, kw):
+    if kw:
+        raise Decline(f"{name} with {', '.join(sorted(kw))}")
+
+
+@implements("xpshim.vecdot")
+def vecdot(x1, x2, /, out=None, *, axis=-1, **kw):
+    """numpy.vecdot: sum of conj(x1) * x2 over the last axis (or ``axis``)."""
+    from .linalg import vecdot_core
+
+    _gufunc_plain("vecdot", kw)
+    return _out(vecdot_core(x1, x2, axis), out)
+
+
+def _matrix_vector(x1, x2, name):
+    xp = _xp()
+    x1, x2 = xp.asarray(x1), xp.asarray(x2)
+    m, v = (x1, x2) if name == "matvec" else (x2, x1)
+    if m.ndim < 2 or v.ndim < 1:
+        raise ValueError(f"{name}: the matrix needs two dimensions and the vector one")
+    n = m.shape[-1] if name == "matvec" else m.shape[-2]
+    if v.shape[-1] != n:
+        raise ValueError(f"{name}: the core dimensions do not match ({v.shape[-1]} and {n})")
+    dt = numpy.result_type(x1.dtype, x2.dtype)
+    if name == "matvec":
+        p = m * v[..., None, :]
+    else:
+        p = (xp.conj(v) if dt.kind == "c" else v)[..., :, None] * m
+    ax = -1 if name == "matvec" else -2
+    return xp.any(p, axis=ax) if dt == bool else xp.sum(p, axis=ax, dtype=dt)
+
+
+@implements("xpshim.matvec")
+def matvec(x1, x2, /, out=None, **kw):
+    """numpy.matvec: the matrix-vector product over the last two (matrix) and last (vector) axes."""
+    _gufunc_plain("matvec", kw)
+    return _out(_matrix_vector(x1, x2, "matvec"), out)
+
+
+@implements("xpshim.vecmat")
+def vecmat(x1, x2, /, out=None, **kw):
+    """numpy.vecmat: conj(vector) times matrix."""
+    _gufunc_plain("vecmat", kw)
+    return _out(_matrix_vector(x1, x2, "vecmat"), out)
