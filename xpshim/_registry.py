@@ -81,3 +81,16 @@ METHOD_ARRAY_ARGS = {
 }
 # Keyword values that mean "the default", so they need no fallback.
 NO_OP_KWARGS = {"where": True}
+
+# NumPy callables that run on the host by design, with the reason (the ``gaps`` report
+# lists them apart from the gaps that a GPU version could still fill).
+HOST_ONLY = {
+    **{n: "file I/O: the data lives on the host" for n in (
+        "loadtxt", "savetxt", "genfromtxt", "save", "savez", "savez_compressed", "load", "fromfile",
+        "fromregex")},
+    **{n: "reads Python or host memory objects" for n in ("frombuffer", "fromstring", "fromiter")},
+    **{n: "text output, made on the host" for n in ("array2string", "array_repr", "array_str")},
+    **{n: "calls a Python function per element or slice" for n in ("piecewise", "apply_along_axis",
+                                                                   "apply_over_axes")},
+    "isnat": "datetime dtypes: CuPy has none",
+}
