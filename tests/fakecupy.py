@@ -70,8 +70,23 @@ def _wrap(r):
     return r
 
 
+def _keywords(real):
+    """The keyword names CuPy's ``real`` takes (None: any), so the stand-in refuses the rest."""
+    try:
+        ps = inspect.signature(real).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    if any(p.kind is p.VAR_KEYWORD for p in ps):
+        return None
+    return frozenset(p.name for p in ps if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
+
+
 def _func(name, f, real=None, strict=True):
+    takes = _keywords(real) if real is not None else None
+
     def g(*args, **kwargs):
+        if takes is not None and not kwargs.keys() <= takes:
+            raise TypeError(f"{name}() got an unexpected keyword argument {sorted(kwargs.keys() - takes)[0]!r}")
         a = [_unwrap(x, strict and i == 0 and name not in _CREATION) for i, x in enumerate(args)]
         kw = {k: _unwrap(v, False) for k, v in kwargs.items()}
         r = f(*a, **kw)

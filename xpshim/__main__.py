@@ -1,4 +1,4 @@
-"""``python -m xpshim info``: what xpshim chose, and why."""
+"""``python -m xpshim info``: what xpshim chose, and why; ``python -m xpshim gaps``: what runs on the GPU."""
 
 import sys
 
@@ -7,9 +7,14 @@ from ._info import report
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    if not argv or argv[0] not in ("info",):
-        print("usage: python -m xpshim info", file=sys.stderr)
+    if not argv or argv[0] not in ("info", "gaps"):
+        print("usage: python -m xpshim info | gaps", file=sys.stderr)
         return 2
+    if argv[0] == "gaps":
+        from ._coverage import report as gaps
+
+        print(gaps())
+        return 0
     print(report())
     return 0
 

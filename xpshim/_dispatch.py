@@ -189,18 +189,25 @@ class Route:
     def filled(self, args, kwargs, why):
         """Run the registered gap implementation, or the host fallback (with why)."""
         g = self.gap
-        if g is not None and g.covers(kwargs):
+        if g is not None and g.covers(kwargs, self._accepts or frozenset()):
             a, kw = gpu_args(args, kwargs, self.spec)
             try:
-                return wrap(call_gpu(g.fn, a, kw))
+                r = call_gpu(g.fn, a, kw)
             except _gaps.Decline as e:
                 why = f"{why}, and xpshim's GPU version does not cover this case ({e})"
+            else:
+                out = kwargs.get("out")
+                return out if type(out) is ndarray and r is out._a else wrap(r)
         return _fallback.run(self.name, self.npf, args, kwargs, why)
 
     def gpu(self, args, kwargs):
         cpf = self.cpf
         if cpf is None:
             return self.filled(args, kwargs, f"CuPy has no {self.cupy_path or self.name}")
+        if kwargs:
+            g = self.gap
+            if g is not None and g.claims(kwargs):
+                return self.filled(args, kwargs, f"CuPy's {self.cupy_path} does not do {', '.join(sorted(g.kwargs & kwargs.keys()))}")
         if kwargs and self._accepts is not None and not kwargs.keys() <= self._accepts:
             gap = _kwargs_gap(cpf, kwargs)
             if gap:
@@ -296,7 +303,7 @@ class ufunc:
         r = self._route
         cpf = r.cpf
         if cpf is None:
-            return _fallback.run(r.name, self._np, args, kwargs, f"CuPy has no ufunc {self.__name__}")
+            return r.filled(args, kwargs, f"CuPy has no ufunc {self.__name__}")
         if not kwargs:
             return wrap(call_gpu(cpf, [x._a if type(x) is ndarray else _arraylike(x) for x in args], kwargs))
         out = kwargs.get("out")

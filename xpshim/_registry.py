@@ -58,7 +58,7 @@ ARRAY_PARAMS = frozenset({
     "a", "b", "x", "y", "x1", "x2", "v", "m", "A", "arr", "ary", "ar", "ar1", "ar2", "array",
     "condition", "condlist", "indices", "values", "weights", "xp", "fp", "p", "q", "c",
     "choices", "vals", "fill_value", "mask", "element", "test_elements", "bins",
-    "coef", "pvals", "cov", "mean",
+    "coef", "pvals", "cov", "mean", "where",
 })
 # Parameters that take a sequence of array-likes: each element is converted.
 SEQUENCE_PARAMS = frozenset({"arrays", "tup", "condlist", "choicelist", "xi", "operands", "args", "arys"})
@@ -81,3 +81,16 @@ METHOD_ARRAY_ARGS = {
 }
 # Keyword values that mean "the default", so they need no fallback.
 NO_OP_KWARGS = {"where": True}
+
+# NumPy callables that run on the host by design, with the reason (the ``gaps`` report
+# lists them apart from the gaps that a GPU version could still fill).
+HOST_ONLY = {
+    **{n: "file I/O: the data lives on the host" for n in (
+        "loadtxt", "savetxt", "genfromtxt", "save", "savez", "savez_compressed", "load", "fromfile",
+        "fromregex")},
+    **{n: "reads Python or host memory objects" for n in ("frombuffer", "fromstring", "fromiter")},
+    **{n: "text output, made on the host" for n in ("array2string", "array_repr", "array_str")},
+    **{n: "calls a Python function per element or slice" for n in ("piecewise", "apply_along_axis",
+                                                                   "apply_over_axes")},
+    "isnat": "datetime dtypes: CuPy has none",
+}

@@ -41,15 +41,22 @@ class Impl:
     def __init__(self, fn, kwargs, how):
         self.fn, self.kwargs, self.how = fn, kwargs, how
 
-    def covers(self, kwargs):
-        return self.kwargs is None or kwargs.keys() <= self.kwargs
+    def covers(self, kwargs, native=frozenset()):
+        """Whether it takes these keywords: its own, or (a keyword gap) those CuPy's takes."""
+        return self.kwargs is None or all(k in self.kwargs or k in native for k in kwargs)
+
+    def claims(self, kwargs):
+        """A keyword gap claims a call that passes one of its keywords (even where CuPy's
+        signature names that keyword but refuses it, as packbits does ``axis``)."""
+        return self.kwargs is not None and not self.kwargs.isdisjoint(kwargs)
 
 
 def implements(name, kwargs=None, how="cupy"):
     """Register ``fn`` as the GPU implementation of ``name``.
 
     ``kwargs``: None when it takes every keyword NumPy's takes; else the set of
-    keywords it adds over CuPy's function (a keyword gap fills only those).
+    keywords it adds over CuPy's function (a keyword gap: it gets every call that
+    passes one of those, with CuPy's own keywords alongside).
     ``how``: "cupy" (a composition of CuPy operations) or "numba" (a kernel).
     """
     def deco(fn):

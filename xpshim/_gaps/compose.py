@@ -1,6 +1,11 @@
 """Module-level NumPy functions CuPy lacks, written as compositions of CuPy operations."""
 
-from . import implements
+import math
+
+import numpy
+from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
+
+from . import Decline, implements
 
 
 def _xp():
@@ -30,3 +35,430 @@ def block(arrays):
         return xp.concatenate([go(v, level + 1) for v in x], axis=-(d - level))
 
     return go(arrays, 0)
+
+
+# ------------------------------------------------------------------ helpers
+
+_NoValue = numpy._NoValue  # NumPy's "not given" default, so an explicit None stays distinct
+
+
+def _axes(axis, ndim):
+    """``axis`` as a tuple of non-negative axes (NumPy's AxisError when out of range)."""
+    if axis is None:
+        return tuple(range(ndim))
+    return normalize_axis_tuple(axis, ndim)
+
+
+def _reduced_shape(shape, axes, keepdims):
+    if keepdims:
+        return tuple(1 if i in axes else n for i, n in enumerate(shape))
+    return tuple(n for i, n in enumerate(shape) if i not in axes)
+
+
+def _out(r, out):
+    """The result, written to ``out`` where one is given (as NumPy returns it)."""
+    if out is None:
+        return r
+    out[...] = r
+    return out
+
+
+def _mask(xp, a, where):
+    """``where`` as a boolean mask of ``a``'s shape (NumPy's ValueError if it does not broadcast)."""
+    return xp.broadcast_to(xp.asarray(where, dtype=bool), a.shape)
+
+
+def _fill(xp, a, where, value):
+    """``a`` with the entries ``where`` leaves out replaced by ``value`` (cast to a's dtype)."""
+    if where is True:
+        return a
+    return xp.where(_mask(xp, a, where), a, xp.asarray(value).astype(a.dtype))
+
+
+def _no_nan(xp, a, value):
+    return xp.where(xp.isnan(a), xp.asarray(value, dtype=a.dtype), a) if a.dtype.kind in "fc" else a
+
+
+# ------------------------------------------------------------------ reductions: where=, initial=
+
+def _additive(name, neutral, combine, nan):
+    @implements(f"xpshim.{name}", kwargs={"where", "initial"})
+    def f(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue, where=True):
+        xp = _xp()
+        a = xp.asarray(a)
+        if neutral == 1 and a.dtype.kind == "c":
+            # (inf+1j) * (1+0j) is inf+nanj: a product cannot skip an entry by multiplying by one
+            raise Decline("complex products with where= or initial=")
+        if nan:
+            a = _no_nan(xp, a, neutral)
+        r = getattr(xp, name.removeprefix("nan"))(_fill(xp, a, where, neutral), axis=axis, dtype=dtype,
+                                                  keepdims=keepdims)
+        if initial is not _NoValue:
+            r = combine(r, xp.asarray(initial).astype(r.dtype))
+        return _out(r, out)
+
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = f"numpy.{name} with where= and initial=: the left-out entries become {neutral}, initial joins after."
+    return f
+
+
+for _name, _neutral, _op in (("sum", 0, lambda r, i: r + i), ("prod", 1, lambda r, i: r * i)):
+    _additive(_name, _neutral, _op, False)
+    _additive("nan" + _name, _neutral, _op, True)
+
+
+_UFUNC_OF = {"max": "maximum", "amax": "maximum", "min": "minimum", "amin": "minimum",
+             "nanmax": "fmax", "nanmin": "fmin"}
+
+
+def _extreme(name):
+    ufname = _UFUNC_OF[name]
+    reduce = {"amax": "max", "amin": "min"}.get(name, name)
+
+    @implements(f"xpshim.{name}", kwargs={"where", "initial"})
+    def f(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
+        xp = _xp()
+        a = xp.asarray(a)
+        if initial is _NoValue:
+            if where is not True:
+                raise ValueError(f"reduction operation '{ufname}' does not have an identity, "
+                                 "so to use a where mask one has to specify 'initial'")
+            return getattr(xp, reduce)(a, axis=axis, out=out, keepdims=keepdims)
+        init = xp.asarray(initial).astype(a.dtype)
+        axes = _axes(axis, a.ndim)
+        if any(a.shape[i] == 0 for i in axes):
+            r = xp.full(_reduced_shape(a.shape, axes, keepdims), init, dtype=a.dtype)
+        else:
+            r = getattr(xp, reduce)(_fill(xp, a, where, init), axis=axis, keepdims=keepdims)
+            r = getattr(xp, ufname)(r, init)
+        return _out(r, out)
+
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = (f"numpy.{name} with where= and initial=: the left-out entries become initial, "
+                 f"which then joins the result through {ufname}.")
+    return f
+
+
+for _name in _UFUNC_OF:
+    _extreme(_name)
+
+
+def _logical(name, neutral):
+    @implements(f"xpshim.{name}", kwargs={"where"})
+    def f(a, axis=None, out=None, keepdims=False, *, where=True):
+        xp = _xp()
+        a = xp.asarray(a)
+        b = a if a.dtype == bool else a != 0
+        return _out(getattr(xp, name)(_fill(xp, b, where, neutral), axis=axis, keepdims=keepdims), out)
+
+    f.__name__ = f.__qualname__ = name
+    return f
+
+
+_logical("all", True)
+_logical("any", False)
+
+
+def _count(xp, a, where, axis, keepdims):
+    return xp.sum(_mask(xp, a, where), axis=axis, dtype=numpy.intp, keepdims=keepdims)
+
+
+def _divide(s, n):
+    """s / n in s's dtype, as NumPy's ``true_divide(s, n, out=s, casting='unsafe')``."""
+    return (s / n).astype(s.dtype, copy=False)
+
+
+def _mean_dtype(a, dtype):
+    """(dtype to sum in, dtype of the result) as numpy.mean picks them."""
+    if dtype is not None:
+        return dtype, dtype
+    if a.dtype.kind in "iub":
+        return numpy.float64, numpy.float64
+    if a.dtype == numpy.float16:
+        return numpy.float32, numpy.float16
+    return None, a.dtype
+
+
+@implements("xpshim.mean", kwargs={"where"})
+def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+    """numpy.mean with where=: the sum of the entries kept over their count (NaN where none are)."""
+    xp = _xp()
+    a = xp.asarray(a)
+    if where is True:
+        return xp.mean(a, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+    sdt, rdt = _mean_dtype(a, dtype)
+    s = xp.sum(_fill(xp, a, where, 0), axis=axis, dtype=sdt, keepdims=keepdims)
+    return _out(_divide(s, _count(xp, a, where, axis, keepdims)).astype(rdt, copy=False), out)
+
+
+@implements("xpshim.nanmean", kwargs={"where"})
+def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+    """numpy.nanmean with where=: NaN entries and those ``where`` leaves out are not counted."""
+    xp = _xp()
+    a = xp.asarray(a)
+    if a.dtype.kind not in "fc":
+        return mean(a, axis, dtype, out, keepdims, where=where)
+    keep = _mask(xp, a, where) & ~xp.isnan(a)
+    s = xp.sum(xp.where(keep, a, xp.zeros((), a.dtype)), axis=axis, dtype=dtype, keepdims=keepdims)
+    return _out(_divide(s, xp.sum(keep, axis=axis, dtype=numpy.intp, keepdims=keepdims)), out)
+
+
+def _variance(a, axis, dtype, ddof, keepdims, where, mean, correction, nan):
+    """NumPy's _var (and _nanvar where ``nan``), step for step, with the mask as a fill."""
+    xp = _xp()
+    a = xp.asarray(a)
+    if correction is not _NoValue:
+        if ddof != 0:
+            raise ValueError("ddof and correction can't be provided simultaneously.")
+        ddof = correction
+    nan = nan and a.dtype.kind in "fc"
+    keep = _mask(xp, a, where)
+    if nan:
+        keep = keep & ~xp.isnan(a)
+    if dtype is None and a.dtype.kind in "iub":
+        dtype = numpy.float64
+    cnt = xp.sum(keep, axis=axis, dtype=numpy.intp, keepdims=True)
+    if mean is not _NoValue:
+        avg = xp.asarray(mean)
+    else:
+        avg = _divide(xp.sum(xp.where(keep, a, xp.zeros((), a.dtype)), axis=axis, dtype=dtype, keepdims=True), cnt)
+    x = a - avg
+    if nan:
+        x = x.astype(a.dtype, copy=False)  # NumPy subtracts in place, into a's dtype
+    x = x.real * x.real + x.imag * x.imag if x.dtype.kind == "c" else x * x
+    s = xp.sum(xp.where(keep, x, xp.zeros((), x.dtype)), axis=axis, dtype=dtype, keepdims=keepdims)
+    dof = cnt.reshape(s.shape) - ddof
+    if nan:
+        return xp.where(dof <= 0, xp.asarray(numpy.nan, dtype=s.dtype), _divide(s, dof))
+    return _divide(s, xp.maximum(dof, 0))
+
+
+def _var_family(name):
+    sqrt = name.endswith("std")
+    nan = name.startswith("nan")
+
+    @implements(f"xpshim.{name}", kwargs={"where", "mean", "correction"})
+    def f(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=_NoValue,
+          correction=_NoValue):
+        r = _variance(a, axis, dtype, ddof, keepdims, where, mean, correction, nan)
+        return _out(_xp().sqrt(r) if sqrt else r, out)
+
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = f"numpy.{name} with where=, mean= and correction=, as NumPy computes it."
+    return f
+
+
+for _name in ("var", "std", "nanvar", "nanstd"):
+    _var_family(_name)
+
+
+@implements("xpshim.count_nonzero", kwargs={"keepdims"})
+def count_nonzero(a, axis=None, *, keepdims=False):
+    xp = _xp()
+    a = xp.asarray(a)
+    if axis is None and not keepdims:
+        return xp.count_nonzero(a)
+    return xp.sum(a.astype(bool), axis=axis, dtype=numpy.intp, keepdims=keepdims)
+
+
+# ------------------------------------------------------------------ sorting, selection
+
+def _sorting(name):
+    @implements(f"xpshim.{name}", kwargs={"stable"})
+    def f(a, axis=-1, kind=None, order=None, *, stable=None):
+        if kind is not None and stable is not None:
+            raise ValueError("`kind` and keyword parameters can't be provided at the same time. "
+                             "Use only one of them.")
+        return getattr(_xp(), name)(a, axis=axis, kind="stable")  # what CuPy always does
+
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = f"numpy.{name} with stable=: CuPy's {name} is always stable, so stable= changes nothing."
+    return f
+
+
+_sorting("sort")
+_sorting("argsort")
+
+
+@implements("xpshim.unique", kwargs={"sorted"})
+def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *, equal_nan=True,
+           sorted=True):
+    """numpy.unique with sorted=: the values come back sorted either way (NumPy leaves the
+    order unspecified with sorted=False)."""
+    return _xp().unique(ar, return_index, return_inverse, return_counts, axis, equal_nan=equal_nan)
+
+
+@implements("xpshim.take", kwargs={"mode"})
+def take(a, indices, axis=None, out=None, mode="raise"):
+    """numpy.take with mode=: 'raise' checks the bounds on the device (one reduction) and
+    raises NumPy's IndexError; 'wrap' and 'clip' map the indices first."""
+    xp = _xp()
+    if mode not in ("raise", "wrap", "clip"):
+        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
+    a = xp.asarray(a)
+    idx = xp.asarray(indices)
+    if idx.dtype.kind != "i":
+        idx = idx.astype(numpy.intp)
+    ax = 0 if axis is None else normalize_axis_index(axis, a.ndim)
+    n = a.size if axis is None else a.shape[ax]
+    if idx.size:
+        if n == 0:
+            raise IndexError("cannot do a non-empty take from an empty axes.")
+        if mode == "raise":
+            bad = (idx < -n) | (idx >= n)
+            if bool(bad.any()):
+                raise IndexError(f"index {int(idx[bad][0])} is out of bounds for axis {ax} with size {n}")
+        elif mode == "wrap":
+            idx = idx % n
+        else:
+            idx = xp.clip(idx, 0, n - 1)
+    return xp.take(a, idx, axis=axis, out=out)
+
+
+# ------------------------------------------------------------------ nanquantile, nanpercentile
+
+# NumPy's quantile methods (numpy/lib/_function_base_impl.py, _QuantileMethods), as
+# (virtual index from n and q, gamma fix or None for the methods that take an order statistic).
+def _discrete(xp, index, pick_previous):
+    prev = xp.floor(index)
+    res = xp.where(pick_previous(index - prev, index), prev, prev + 1).astype(numpy.intp)
+    return xp.maximum(res, 0)
+
+
+def _hf(alpha, beta):
+    return lambda xp, n, q: n * q + (alpha + q * (1 - alpha - beta)) - 1
+
+
+_QUANTILE_METHODS = {
+    "inverted_cdf": (lambda xp, n, q: _discrete(xp, n * q - 1, lambda g, i: g == 0), None),
+    "averaged_inverted_cdf": (lambda xp, n, q: n * q - 1, lambda xp, g, i: xp.where(g == 0, 0.5, 1.0)),
+    "closest_observation": (lambda xp, n, q: _discrete(
+        xp, n * q - 1 - 0.5, lambda g, i: (g == 0) & (xp.floor(i) % 2 == 1)), None),
+    "interpolated_inverted_cdf": (_hf(0, 1), lambda xp, g, i: g),
+    "hazen": (_hf(0.5, 0.5), lambda xp, g, i: g),
+    "weibull": (_hf(0, 0), lambda xp, g, i: g),
+    "linear": (lambda xp, n, q: (n - 1) * q, lambda xp, g, i: g),
+    "median_unbiased": (_hf(1 / 3.0, 1 / 3.0), lambda xp, g, i: g),
+    "normal_unbiased": (_hf(3 / 8.0, 3 / 8.0), lambda xp, g, i: g),
+    "lower": (lambda xp, n, q: xp.floor((n - 1) * q).astype(numpy.intp), None),
+    "higher": (lambda xp, n, q: xp.ceil((n - 1) * q).astype(numpy.intp), None),
+    "midpoint": (lambda xp, n, q: 0.5 * (xp.floor((n - 1) * q) + xp.ceil((n - 1) * q)),
+                 lambda xp, g, i: xp.where(i % 1 == 0, 0.0, 0.5)),
+    "nearest": (lambda xp, n, q: xp.around((n - 1) * q).astype(numpy.intp), None),
+}
+
+
+def _nanquantile(a, q, axis, out, method, keepdims, weights, percent):
+    """numpy.nanquantile, vectorised: sort each slice (NaN last), count its valid values,
+    and compute NumPy's virtual index per slice from that count."""
+    xp = _xp()
+    if weights is not None:
+        raise Decline("weights=")
+    a = xp.asarray(a)
+    if a.dtype.kind == "c":
+        raise TypeError("a must be an array of real numbers")
+    if method not in _QUANTILE_METHODS:
+        raise ValueError(f"{method!r} is not a valid method. Use one of: {_QUANTILE_METHODS.keys()}")
+    weak = type(q) in (int, float)
+    qh = numpy.asarray(q.get() if hasattr(q, "get") else q)  # q is small: validated on the host, as NumPy does
+    if percent:
+        qh = numpy.true_divide(qh, 100)
+    if qh.size and not (qh.min() >= 0 and qh.max() <= 1):
+        raise ValueError("Percentiles must be in the range [0, 100]" if percent else
+                         "Quantiles must be in the range [0, 1]")
+    if qh.ndim > 2:
+        raise ValueError("q must be a scalar or 1d")
+    axes = _axes(axis, a.ndim)
+    if a.size == 0:
+        return nanmean(a, axis, None, out, keepdims)
+    keep = [i for i in range(a.ndim) if i not in axes]
+    rest = tuple(a.shape[i] for i in keep)
+    s = a.transpose(keep + list(axes)).reshape((-1, math.prod(a.shape[i] for i in axes)))
+    s = xp.sort(s, axis=-1)  # NaN last, as NumPy sorts
+    N = s.shape[-1]
+    n = (xp.sum(~xp.isnan(s), axis=-1) if a.dtype.kind == "f" else xp.full(s.shape[0], N)).astype(numpy.intp)
+    qd = xp.asarray(qh)
+    nq = n.astype(qd.dtype) if qd.dtype.kind == "f" else n  # NumPy's n is a Python int: q's dtype wins
+    nq = nq.reshape((1,) * qd.ndim + (-1,))
+    qb = qd.reshape(qd.shape + (1,))
+    index_of, fix = _QUANTILE_METHODS[method]
+    v = index_of(xp, nq, qb)
+    rows = xp.arange(s.shape[0])
+    last = xp.maximum(n - 1, 0)
+    if fix is None or v.dtype.kind in "iu":
+        idx = xp.minimum(xp.maximum(v, 0), last)
+        r = s[rows, idx]
+    else:
+        prev = xp.floor(v)
+        gamma = fix(xp, v - prev, v).astype(v.dtype)
+        lo = xp.where(v >= nq - 1, last, xp.where(v < 0, 0, prev.astype(numpy.intp)))
+        hi = xp.where(v >= nq - 1, last, xp.where(v < 0, 0, prev.astype(numpy.intp) + 1))
+        below, above = s[rows, xp.minimum(lo, N - 1)], s[rows, xp.minimum(hi, N - 1)]
+        if weak:
+            gamma = gamma.astype(numpy.result_type(a.dtype, 0.0))  # NumPy uses a Python float there
+        diff = above - below
+        r = xp.where(gamma >= 0.5, above - diff * (1 - gamma), below + diff * gamma)
+    if a.dtype.kind == "f":
+        r = xp.where(n == 0, xp.asarray(numpy.nan, dtype=r.dtype), r)
+    shape = _reduced_shape(a.shape, axes, keepdims) if keepdims else rest
+    return _out(r.reshape(qd.shape + shape), out)
+
+
+@implements("xpshim.nanquantile")
+def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
+                weights=None):
+    return _nanquantile(a, q, axis, out, method, keepdims, weights, False)
+
+
+@implements("xpshim.nanpercentile")
+def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
+                  weights=None):
+    return _nanquantile(a, q, axis, out, method, keepdims, weights, True)
+
+
+# ------------------------------------------------------------------ vector products (NumPy's gufuncs)
+
+def _gufunc_plain(name, kw):
+    if kw:
+        raise Decline(f"{name} with {', '.join(sorted(kw))}")
+
+
+@implements("xpshim.vecdot")
+def vecdot(x1, x2, /, out=None, *, axis=-1, **kw):
+    """numpy.vecdot: sum of conj(x1) * x2 over the last axis (or ``axis``)."""
+    from .linalg import vecdot_core
+
+    _gufunc_plain("vecdot", kw)
+    return _out(vecdot_core(x1, x2, axis), out)
+
+
+def _matrix_vector(x1, x2, name):
+    xp = _xp()
+    x1, x2 = xp.asarray(x1), xp.asarray(x2)
+    m, v = (x1, x2) if name == "matvec" else (x2, x1)
+    if m.ndim < 2 or v.ndim < 1:
+        raise ValueError(f"{name}: the matrix needs two dimensions and the vector one")
+    n = m.shape[-1] if name == "matvec" else m.shape[-2]
+    if v.shape[-1] != n:
+        raise ValueError(f"{name}: the core dimensions do not match ({v.shape[-1]} and {n})")
+    dt = numpy.result_type(x1.dtype, x2.dtype)
+    if name == "matvec":
+        p = m * v[..., None, :]
+    else:
+        p = (xp.conj(v) if dt.kind == "c" else v)[..., :, None] * m
+    ax = -1 if name == "matvec" else -2
+    return xp.any(p, axis=ax) if dt == bool else xp.sum(p, axis=ax, dtype=dt)
+
+
+@implements("xpshim.matvec")
+def matvec(x1, x2, /, out=None, **kw):
+    """numpy.matvec: the matrix-vector product over the last two (matrix) and last (vector) axes."""
+    _gufunc_plain("matvec", kw)
+    return _out(_matrix_vector(x1, x2, "matvec"), out)
+
+
+@implements("xpshim.vecmat")
+def vecmat(x1, x2, /, out=None, **kw):
+    """numpy.vecmat: conj(vector) times matrix."""
+    _gufunc_plain("vecmat", kw)
+    return _out(_matrix_vector(x1, x2, "vecmat"), out)

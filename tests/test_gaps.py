@@ -1,0 +1,353 @@
+"""The gap table (xpshim/_gaps): every entry against NumPy, on the GPU side, with no host fallback.
+
+Each registered name has cases in ``CASES`` (a new entry without cases fails
+``test_every_entry_has_cases``); each case runs over several dtypes and memory
+layouts (contiguous, strided, reversed) and is compared with NumPy's answer:
+value, dtype and shape, or the exception class where NumPy raises.
+"""
+
+import warnings
+
+import numpy
+import pytest
+
+import xpshim
+from xpshim import _gaps
+
+FLOAT = ("float64", "float32")
+INT = ("int64", "int8", "uint8")
+NUM = FLOAT + ("int64", "int32", "bool", "complex128")
+LAYOUTS = ("c", "strided", "reversed")
+
+
+def data(shape, dtype="float64", layout="c", special=True, seed=0, low=-5, high=6):
+    """A NumPy array of ``shape`` and ``dtype`` (NaN and inf among floats when ``special``),
+    laid out as ``layout``: "c", "strided" (every other element of a wider array) or "reversed"."""
+    rng = numpy.random.default_rng(seed)
+    dt = numpy.dtype(dtype)
+    full = tuple(shape[:-1]) + (2 * shape[-1],) if shape and layout == "strided" else tuple(shape)
+    if dt.kind == "b":
+        v = rng.random(full) < 0.5
+    elif dt.kind in "iu":
+        v = rng.integers(max(low, 0) if dt.kind == "u" else low, high, size=full)
+    elif dt.kind == "c":
+        v = rng.standard_normal(full) + 1j * rng.standard_normal(full)
+    else:
+        v = rng.standard_normal(full) * 3
+    v = numpy.asarray(v).astype(dt)
+    if special == "real" and dt.kind == "c":
+        special = False  # complex inf in products: NumPy's own dot and vecdot disagree there
+    if special and dt.kind in "fc" and v.size >= 4:
+        flat = v.reshape(-1)
+        flat[1], flat[-2] = numpy.nan, numpy.inf
+    if shape and layout == "strided":
+        v = v[..., ::2]
+    elif shape and layout == "reversed":
+        v = numpy.ascontiguousarray(v[::-1])[::-1]
+    return v
+
+
+def _xp(v):
+    if type(v) is numpy.ndarray:
+        return xpshim.asarray(v)
+    if type(v) in (list, tuple) and any(type(x) is numpy.ndarray for x in v):
+        return type(v)(_xp(x) for x in v)
+    return v
+
+
+def _tol(dt):
+    dt = numpy.dtype(dt)
+    if dt.kind not in "fc":
+        return 0, 0
+    return {2: (1e-2, 1e-2), 4: (2e-5, 1e-5), 8: (1e-5, 1e-6)}.get(dt.itemsize // (2 if dt.kind == "c" else 1),
+                                                                     (1e-12, 1e-12))
+
+
+def same(expected, got, what):
+    """``got`` (xpshim, on the GPU) matches NumPy's ``expected``: type of result, shape, dtype, values."""
+    if isinstance(expected, (tuple, list)):
+        assert isinstance(got, (tuple, list)) and len(got) == len(expected), f"{what}: {got!r}"
+        for i, (e, g) in enumerate(zip(expected, got)):
+            same(e, g, f"{what}[{i}]")
+        return
+    if isinstance(expected, str) or expected is None:
+        assert got == expected, what
+        return
+    assert type(got) is xpshim.ndarray, f"{what}: {type(got)} is not a GPU array"
+    e = numpy.asarray(expected)
+    g = xpshim.asnumpy(got)
+    assert g.shape == e.shape, f"{what}: shape {g.shape} != {e.shape}"
+    assert g.dtype == e.dtype, f"{what}: dtype {g.dtype} != {e.dtype}"
+    rtol, atol = _tol(e.dtype)
+    if rtol:
+        for part in ((g.real, e.real), (g.imag, e.imag)) if e.dtype.kind == "c" else ((g, e),):
+            numpy.testing.assert_allclose(*part, rtol=rtol, atol=atol, equal_nan=True, err_msg=what)
+    else:
+        numpy.testing.assert_array_equal(g, e, err_msg=what)
+
+
+def compare(nf, xf, args, kwargs, what, post=None):
+    """Call NumPy and xpshim alike; same result, or same exception class; no host fallback."""
+    xargs, xkw = [_xp(a) for a in args], {k: _xp(v) for k, v in kwargs.items()}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            expected = nf(*args, **kwargs)
+        except Exception as e:
+            with pytest.raises(type(e)):
+                xf(*xargs, **xkw)
+            assert not xpshim.stats()["fallbacks"], xpshim.stats()["fallbacks"]
+            return
+        xpshim.reset_stats()
+        got = xf(*xargs, **xkw)
+    assert not xpshim.stats()["fallbacks"], f"{what}: {xpshim.stats()['fallbacks']}"
+    if post is not None:
+        expected, got = post(expected), post(got)
+    same(expected, got, what)
+
+
+def resolve(mod, name):
+    for part in name.split("."):
+        mod = getattr(mod, part)
+    return mod
+
+
+# ------------------------------------------------------------------ cases
+# name -> list of (label, make, dtypes, layouts); make(D) -> (args, kwargs), D(shape) a NumPy array
+# of the dtype and layout under test (D(shape, dtype=...) to fix a dtype).
+
+def case(label, make, dtypes=NUM, layouts=LAYOUTS, post=None):
+    return (label, make, dtypes, layouts, post)
+
+
+def _mask(shape, seed=1):
+    return numpy.random.default_rng(seed).random(shape) < 0.6
+
+
+def _reduction_cases(name, initial=True, where=True, extreme=False, dtypes=NUM):
+    out = []
+    if where:
+        out += [case("where", lambda D: ((D((3, 4)),), {"where": _mask((3, 4)), **({"initial": 2} if extreme else {})})),
+                case("where-axis", lambda D: ((D((3, 4)),), {"axis": 1, "where": _mask((4,)),
+                                                             **({"initial": -1} if extreme else {})})),
+                case("where-keepdims", lambda D: ((D((2, 3, 4)),), {"axis": (0, 2), "keepdims": True, "where": _mask((2, 3, 4)),
+                                                                    **({"initial": 0} if extreme else {})})),
+                case("where-none-kept", lambda D: ((D((2, 3)),), {"axis": 0, "where": numpy.zeros(3, bool),
+                                                                  **({"initial": 1} if extreme else {})})),
+                case("where-list", lambda D: ((D((4,)),), {"where": [True, False, True, True],
+                                                           **({"initial": 1} if extreme else {})}), layouts=("c",)),
+                case("where-bad-shape", lambda D: ((D((3, 4)),), {"where": _mask((3,)), **({"initial": 1} if extreme else {})}),
+                     layouts=("c",))]
+        if extreme:
+            out.append(case("where-no-initial", lambda D: ((D((3, 4)),), {"where": _mask((3, 4))}), layouts=("c",)))
+    if initial:
+        out += [case("initial", lambda D: ((D((3, 4)),), {"initial": 3})),
+                case("initial-axis", lambda D: ((D((3, 4)),), {"axis": 0, "initial": 1})),
+                case("initial-float", lambda D: ((D((5,)),), {"initial": 2.5}), layouts=("c",)),
+                case("initial-empty", lambda D: ((D((0, 3)),), {"axis": 0, "initial": 4}), layouts=("c",)),
+                case("initial-0d", lambda D: ((D(()),), {"initial": 1}), layouts=("c",))]
+    return [c[:2] + (dtypes,) + c[3:] if c[2] is NUM else c for c in out]
+
+
+CASES = {}
+for _n in ("sum", "nansum"):
+    CASES[f"xpshim.{_n}"] = _reduction_cases(_n)
+for _n in ("prod", "nanprod"):  # complex: declined (see DECLINED)
+    CASES[f"xpshim.{_n}"] = _reduction_cases(_n, dtypes=tuple(d for d in NUM if d != "complex128"))
+for _n in ("max", "amax", "min", "amin", "nanmax", "nanmin"):
+    CASES[f"xpshim.{_n}"] = _reduction_cases(_n, extreme=True)
+for _n in ("all", "any", "mean", "nanmean"):
+    CASES[f"xpshim.{_n}"] = _reduction_cases(_n, initial=False)
+CASES["xpshim.mean"] += [case("where-dtype", lambda D: ((D((3, 4)),), {"where": _mask((3, 4)), "dtype": "float32"})),
+                         case("where-float16", lambda D: ((D((3, 4), dtype="float16"),), {"where": _mask((3, 4))}),
+                              dtypes=("float16",))]
+for _n in ("var", "std", "nanvar", "nanstd"):
+    CASES[f"xpshim.{_n}"] = _reduction_cases(_n, initial=False) + [
+        case("correction", lambda D: ((D((3, 4)),), {"axis": 1, "correction": 1})),
+        case("correction-and-ddof", lambda D: ((D((3, 4)),), {"ddof": 1, "correction": 1}), layouts=("c",)),
+        case("mean", lambda D: ((D((3, 4)),), {"axis": 1, "keepdims": True,
+                                                "mean": numpy.mean(D((3, 4)), axis=1, keepdims=True)})),
+        case("where-ddof", lambda D: ((D((3, 5)),), {"axis": 1, "ddof": 2, "where": _mask((3, 5))})),
+        case("where-mean", lambda D: ((D((3, 4)),), {"axis": 0, "where": _mask((3, 4)),
+                                                      "mean": numpy.zeros((1, 4))})),
+    ]
+CASES["xpshim.count_nonzero"] = [
+    case("keepdims", lambda D: ((D((3, 4)),), {"axis": 1, "keepdims": True})),
+    case("keepdims-none", lambda D: ((D((3, 4)),), {"keepdims": True})),
+    case("keepdims-tuple", lambda D: ((D((2, 3, 4)),), {"axis": (0, 2), "keepdims": True})),
+    case("keepdims-empty", lambda D: ((D((0, 4)),), {"axis": 0, "keepdims": True}), layouts=("c",)),
+    case("keepdims-false", lambda D: ((D((3, 4)),), {"axis": 0, "keepdims": False})),
+]
+for _n in ("sort", "argsort"):
+    CASES[f"xpshim.{_n}"] = [
+        case("stable", lambda D: ((D((4, 6), low=-2, high=3),), {"stable": True})),
+        case("stable-axis0", lambda D: ((D((5, 3), low=-1, high=2),), {"axis": 0, "stable": True})),
+        case("stable-none-axis", lambda D: ((D((3, 4), low=-1, high=2),), {"axis": None, "stable": True})),
+        case("unstable", lambda D: ((D((7,), low=0, high=40),), {"stable": False}), dtypes=FLOAT + ("int64",)),
+        case("stable-empty", lambda D: ((D((0,)),), {"stable": True}), layouts=("c",)),
+        case("stable-and-kind", lambda D: ((D((5,)),), {"stable": True, "kind": "stable"}), layouts=("c",)),
+    ]
+CASES["xpshim.unique"] = [
+    case("sorted-false", lambda D: ((D((12,), low=-2, high=3),), {"sorted": False}), dtypes=FLOAT + INT,
+         post=xpshim.sort),  # NumPy's order is unspecified there
+    case("sorted-true-counts", lambda D: ((D((12,), low=-2, high=3),), {"sorted": True, "return_counts": True}),
+         dtypes=FLOAT + INT),
+]
+CASES["xpshim.take"] = [
+    case("raise", lambda D: ((D((3, 4)), numpy.array([0, -1, 2])), {"axis": 1, "mode": "raise"})),
+    case("raise-out-of-bounds", lambda D: ((D((3, 4)), numpy.array([0, 4])), {"axis": 1, "mode": "raise"}),
+         layouts=("c",)),
+    case("raise-negative-out-of-bounds", lambda D: ((D((3, 4)), [-13]), {"mode": "raise"}), layouts=("c",)),
+    case("wrap", lambda D: ((D((3, 4)), numpy.array([[5, -7], [11, 0]])), {"axis": 0, "mode": "wrap"})),
+    case("clip", lambda D: ((D((3, 4)), numpy.array([-3, 1, 9])), {"mode": "clip"})),
+    case("clip-axis", lambda D: ((D((3, 4)), [-3, 1, 9]), {"axis": -1, "mode": "clip"})),
+    case("empty-axis", lambda D: ((D((0, 4)), [0]), {"axis": 0, "mode": "wrap"}), layouts=("c",)),
+    case("empty-indices", lambda D: ((D((3,)), numpy.array([], dtype=numpy.intp)), {"mode": "raise"}), layouts=("c",)),
+    case("bad-mode", lambda D: ((D((3,)), [0]), {"mode": "nearest"}), layouts=("c",)),
+    case("0d-index", lambda D: ((D((3, 4)), 2), {"axis": 0, "mode": "raise"}), layouts=("c",)),
+]
+METHODS = ("inverted_cdf", "averaged_inverted_cdf", "closest_observation", "interpolated_inverted_cdf", "hazen",
+           "weibull", "linear", "median_unbiased", "normal_unbiased", "lower", "higher", "midpoint", "nearest")
+REAL = FLOAT + ("int64", "int8", "float16")
+
+
+def _all_nan_row(D):
+    x = D((3, 5)).astype(float)
+    x[1] = numpy.nan
+    return x
+
+
+for _n, _scale in (("nanquantile", 1), ("nanpercentile", 100)):
+    CASES[f"xpshim.{_n}"] = [
+        case("scalar-q", lambda D, s=_scale: ((D((4, 5)), 0.3 * s), {})),
+        case("list-q-axis", lambda D, s=_scale: ((D((4, 5)), [0.0, 0.25 * s, 0.5 * s, 1.0 * s]), {"axis": 1})),
+        case("array-q-keepdims", lambda D, s=_scale: ((D((2, 3, 4)), numpy.array([0.1, 0.9]) * s),
+                                                      {"axis": (0, 2), "keepdims": True})),
+        case("float32-q", lambda D, s=_scale: ((D((4, 5)), numpy.array([0.2, 0.7], numpy.float32) * s), {"axis": 0}),
+             dtypes=REAL),
+        case("0d-q-axis-none", lambda D, s=_scale: ((D((3, 4)), numpy.array(0.5 * s)), {"keepdims": True})),
+        case("all-nan-slice", lambda D, s=_scale: ((_all_nan_row(D), 0.4 * s), {"axis": 1}), dtypes=FLOAT),
+        case("empty", lambda D, s=_scale: ((D((0, 3)), 0.5 * s), {"axis": 0}), layouts=("c",)),
+        case("0d", lambda D, s=_scale: ((D(()), 0.5 * s), {}), layouts=("c",)),
+        case("q-out-of-range", lambda D, s=_scale: ((D((4,)), 1.5 * s), {}), layouts=("c",)),
+        case("complex", lambda D, s=_scale: ((D((4,), dtype="complex128"), 0.5 * s), {}), layouts=("c",), dtypes=("c16",)),
+        case("bad-method", lambda D, s=_scale: ((D((4,)), 0.5 * s), {"method": "cubic"}), layouts=("c",)),
+    ] + [case(f"method-{m}", lambda D, s=_scale, m=m: ((D((5, 7)), [0.0, 0.13 * s, 0.5 * s, 0.75 * s, s]),
+                                                       {"axis": 1, "method": m}), dtypes=REAL)
+         for m in METHODS] + [case(f"method-{m}-scalar", lambda D, s=_scale, m=m: ((D((6, 4)), 0.37 * s),
+                                                                              {"axis": 0, "method": m}),
+                                   dtypes=FLOAT + ("int64",), layouts=("c", "strided")) for m in METHODS]
+
+LIN = ("float64", "float32", "complex128", "int64")
+CASES.update({
+    "xpshim.linalg.diagonal": [case("2d", lambda D: ((D((3, 4)),), {})),
+                               case("stack-offset", lambda D: ((D((2, 3, 4)),), {"offset": 1})),
+                               case("negative-offset", lambda D: ((D((4, 3)),), {"offset": -2})),
+                               case("1d", lambda D: ((D((4,)),), {}), layouts=("c",))],
+    "xpshim.linalg.trace": [case("2d", lambda D: ((D((3, 4), special=False),), {})),
+                            case("stack-offset-dtype", lambda D: ((D((2, 3, 3), special=False),),
+                                                                  {"offset": -1, "dtype": "float64"}))],
+    "xpshim.linalg.outer": [case("1d", lambda D: ((D((3,)), D((4,), seed=1)), {})),
+                            case("2d-refused", lambda D: ((D((2, 2)), D((2,))), {}), layouts=("c",))],
+    "xpshim.linalg.tensordot": [case("axes1", lambda D: ((D((3, 4), special=False), D((4, 2), seed=1, special=False)),
+                                                         {"axes": 1})),
+                                case("axes-default", lambda D: ((D((2, 3, 4), special=False),
+                                                                 D((3, 4), seed=1, special=False)), {}))],
+    "xpshim.linalg.svdvals": [case("2d", lambda D: ((D((4, 3), special=False),), {}), dtypes=FLOAT + ("complex128",)),
+                              case("stack", lambda D: ((D((2, 3, 3), special=False),), {}), dtypes=FLOAT)],
+    "xpshim.linalg.matrix_norm": [case(f"ord-{o}", lambda D, o=o: ((D((2, 3, 4), special=False),), {"ord": o}),
+                                       dtypes=LIN) for o in ("fro", "nuc", 1, -1, 2, -2, numpy.inf, -numpy.inf)]
+                                 + [case("keepdims", lambda D: ((D((3, 4), special=False),), {"keepdims": True}),
+                                         dtypes=LIN)],
+    "xpshim.linalg.vector_norm": [case(f"ord-{o}", lambda D, o=o: ((D((3, 4), special=False),), {"ord": o}), dtypes=LIN)
+                                  for o in (2, 1, 0, 3, -1, numpy.inf, -numpy.inf)]
+                                 + [case("axis-tuple-keepdims", lambda D: ((D((2, 3, 4), special=False),),
+                                                                           {"axis": (0, 2), "keepdims": True}), dtypes=LIN),
+                                    case("axis-int", lambda D: ((D((3, 4)),), {"axis": 1}), dtypes=LIN),
+                                    case("keepdims-none", lambda D: ((D((3, 4)),), {"keepdims": True}), dtypes=LIN),
+                                    case("0d", lambda D: ((D(()),), {}), layouts=("c",), dtypes=LIN)],
+    "xpshim.linalg.multi_dot": [
+        case("three", lambda D: (([D((3, 4), special=False), D((4, 5), seed=1, special=False),
+                                   D((5, 2), seed=2, special=False)],), {}), dtypes=LIN),
+        case("four-vectors", lambda D: (([D((4,), special=False), D((4, 6), seed=1, special=False),
+                                          D((6, 3), seed=2, special=False), D((3,), seed=3, special=False)],), {}),
+             dtypes=LIN),
+        case("five", lambda D: (([D((2, 7), special=False), D((7, 3), seed=1, special=False), D((3, 8), seed=2, special=False),
+                                  D((8, 1), seed=3, special=False), D((1, 4), seed=4, special=False)],), {}), dtypes=LIN),
+        case("two", lambda D: (([D((2, 3)), D((3, 2), seed=1)],), {}), dtypes=LIN),
+        case("one", lambda D: (([D((2, 3))],), {}), layouts=("c",)),
+        case("3d-refused", lambda D: (([D((2, 2, 2)), D((2, 2)), D((2, 2))],), {}), layouts=("c",)),
+    ],
+})
+for _n in ("xpshim.linalg.vecdot", "xpshim.vecdot"):
+    CASES[_n] = [case("1d", lambda D: ((D((5,), special="real"), D((5,), seed=1, special="real")), {}), dtypes=NUM + INT),
+                 case("broadcast", lambda D: ((D((3, 4), special="real"), D((4,), seed=1, special="real")), {}), dtypes=NUM),
+                 case("axis0", lambda D: ((D((4, 3), special="real"), D((4, 3), seed=1, special="real")), {"axis": 0}), dtypes=NUM),
+                 case("empty", lambda D: ((D((2, 0), special="real"), D((2, 0), seed=1, special="real")), {}), layouts=("c",)),
+                 case("mismatch", lambda D: ((D((3,), special="real"), D((4,), special="real")), {}), layouts=("c",)),
+                 case("0d", lambda D: ((D((), special="real"), D((), special="real")), {}), layouts=("c",))]
+for _n in ("matvec", "vecmat"):
+    CASES[f"xpshim.{_n}"] = [
+        case("2d", lambda D, n=_n: ((D((3, 4), special="real"), D((4,), seed=1, special="real")) if n == "matvec" else (D((3,), special="real"), D((3, 4), seed=1, special="real")), {}),
+             dtypes=NUM + INT),
+        case("stack", lambda D, n=_n: ((D((2, 3, 4), special="real"), D((2, 4), seed=1, special="real")) if n == "matvec" else
+                                       (D((2, 3), special="real"), D((2, 3, 4), seed=1, special="real")), {}), dtypes=NUM),
+        case("mismatch", lambda D, n=_n: ((D((3, 4), special="real"), D((3,), special="real")) if n == "matvec" else (D((4,), special="real"), D((3, 4), special="real")), {}),
+             layouts=("c",)),
+    ]
+
+CASES["xpshim.block"] = [
+    case("2x2", lambda D: (([[D((2, 2)), D((2, 3), seed=1)], [D((1, 2), seed=2), D((1, 3), seed=3)]],), {})),
+    case("1d", lambda D: (([D((2,)), D((3,), seed=1)],), {})),
+]
+
+
+# Cases the GPU version declines: they run on the host, visibly, and still match NumPy.
+DECLINED = {
+    "prod-complex-where": ("prod", lambda: ((data((3, 4), "complex128"),), {"where": _mask((3, 4))})),
+    "nanprod-complex-initial": ("nanprod", lambda: ((data((3, 4), "complex128"),), {"initial": 2})),
+    "nanquantile-weights": ("nanquantile", lambda: ((data((3, 4)), 0.5), {"axis": 1, "method": "inverted_cdf",
+                                                                         "weights": numpy.ones((3, 4))})),
+}
+
+
+@pytest.mark.parametrize("label", sorted(DECLINED))
+def test_declined_runs_on_host(gpu, label):
+    name, make = DECLINED[label]
+    args, kwargs = make()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = resolve(numpy, name)(*args, **kwargs)
+        got = resolve(xpshim, name)(*[_xp(a) for a in args], **{k: _xp(v) for k, v in kwargs.items()})
+    assert xpshim.stats()["fallbacks"], "expected a visible host fallback"
+    numpy.testing.assert_array_equal(xpshim.asnumpy(got), expected)
+
+
+def _params():
+    for name in sorted(CASES):
+        for label, make, dtypes, layouts, post in CASES[name]:
+            for dt in dtypes:
+                for lay in layouts:
+                    yield pytest.param(name, make, dt, lay, post, id=f"{name.removeprefix('xpshim.')}-{label}-{dt}-{lay}")
+
+
+def test_every_entry_has_cases():
+    missing = sorted(set(_gaps.table()) - set(CASES))
+    assert not missing, f"gap table entries without cases in tests/test_gaps.py: {missing}"
+
+
+def test_every_case_is_an_entry():
+    assert not sorted(set(CASES) - set(_gaps.table()))
+
+
+@pytest.mark.parametrize("name, make, dtype, layout, post", list(_params()))
+def test_gap(gpu, name, make, dtype, layout, post):
+    def D(shape, dtype=dtype, layout=layout, **kw):
+        return data(shape, dtype, layout if shape else "c", **kw)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        args, kwargs = make(D)
+    qual = name.removeprefix("xpshim.")
+    nf, xf = resolve(numpy, qual), resolve(xpshim, qual)
+    compare(nf, xf, args, kwargs, f"{name}({dtype}, {layout}, {kwargs})", post=post)

@@ -1,0 +1,98 @@
+"""``python -m xpshim gaps``: which NumPy callables run natively on the GPU, re-derived
+from the installed NumPy and CuPy by their names alone (no CuPy function is called,
+so it works on a machine without a GPU).
+
+Each callable is one of: ``cupy`` (CuPy has it), ``gap:cupy`` / ``gap:numba`` (the gap
+table has a composition or a kernel), ``host`` (a counted host fallback). NumPy's own
+objects (configuration, dtype introspection: ``_registry.NUMPY_OWN``) never see array
+data and are left out of the share.
+"""
+
+import numpy
+
+from . import _gaps
+from ._dispatch import _AT_SUPPORTED as _AT
+from ._dispatch import _resolve_path as _path
+from ._namespace import _numpy_module, public_names
+from ._registry import (HOST_ONLY, NUMPY_OWN, ROUTED_MODULES, UFUNC_ACCUMULATE,
+                        UFUNC_REDUCE)
+
+UFUNC_METHODS = ("reduce", "accumulate", "reduceat", "outer", "at")
+
+
+def _cupy():
+    try:
+        import cupy
+    except Exception:  # pragma: no cover - report without CuPy: everything is host or gap
+        return None
+    return cupy
+
+
+def _where(name, cupy_has, table):
+    if cupy_has:
+        return "cupy"
+    how = table.get(name)
+    return f"gap:{how}" if how else "host"
+
+
+def rows():
+    """[(name, where, reason)] for every public NumPy callable xpshim routes."""
+    cp = _cupy()
+    table = _gaps.table()
+    out = []
+    for sub, cupy_sub in {"": "", **ROUTED_MODULES}.items():
+        npmod = _numpy_module(sub)
+        for n in public_names(sub):
+            obj = getattr(npmod, n, None)
+            if obj is None or not callable(obj) or isinstance(obj, type) or n in NUMPY_OWN:
+                continue
+            if hasattr(obj, "__spec__") or (sub and f"{sub}.{n}" in ROUTED_MODULES):
+                continue  # a module
+            name = f"xpshim.{sub}.{n}" if sub else f"xpshim.{n}"
+            if not sub and n in HOST_ONLY:
+                out.append((name, "host", HOST_ONLY[n]))
+                continue
+            cpath = None if cupy_sub is None else (f"{cupy_sub}.{n}" if cupy_sub else n)
+            has = cp is not None and cpath is not None and _path(cp, cpath) is not None
+            out.append((name, _where(name, has, table), ""))
+            if isinstance(obj, numpy.ufunc) and not sub and obj.nin == 2 and obj.nout == 1 and obj.signature is None:
+                cu = _path(cp, n) if cp is not None else None
+                for m in UFUNC_METHODS:
+                    native = cu is not None and (
+                        (m == "reduce" and n in UFUNC_REDUCE) or (m == "accumulate" and n in UFUNC_ACCUMULATE)
+                        or (m == "outer") or (m == "at" and n in _AT))
+                    mname = f"{name}.{m}"
+                    w = _where(mname, native, table)
+                    if w == "host" and f"ufunc.{m}" in table:
+                        w = f"gap:{table[f'ufunc.{m}']}"
+                    out.append((mname, w, ""))
+    for cls in ("Generator", "RandomState"):
+        npc = getattr(numpy.random, cls)
+        cpc = _path(cp, f"random.{cls}") if cp is not None else None
+        for m in sorted(dir(npc)):
+            if m.startswith("_") or not callable(getattr(npc, m)):
+                continue
+            name = f"random.{cls}.{m}"
+            out.append((name, _where(name, cpc is not None and hasattr(cpc, m), table), ""))
+    return out
+
+
+def report():
+    rs = rows()
+    counts = {}
+    for _, w, _ in rs:
+        counts[w] = counts.get(w, 0) + 1
+    native = sum(v for k, v in counts.items() if k != "host")
+    total = len(rs)
+    cp = _cupy()
+    lines = [f"NumPy {numpy.__version__}, CuPy {getattr(cp, '__version__', 'not installed')}",
+             f"{total} NumPy callables (functions, ufuncs, ufunc methods, random Generator and RandomState methods)",
+             *(f"  {k:10} {v}" for k, v in sorted(counts.items())),
+             f"GPU-native: {native} of {total} ({100.0 * native / total:.1f}%)" if total else "nothing found",
+             ""]
+    kw = {n: sorted(i.kwargs) for n, i in _gaps.IMPL.items() if i.kwargs is not None}
+    lines += [f"Keywords CuPy lacks, filled on the GPU by the gap table ({len(kw)} functions):",
+              *(f"  {n}: {', '.join(k)}" for n, k in sorted(kw.items())),
+              "", "On the host (a counted fallback on GPU arrays):"]
+    lines += [f"  {n}" + (f"  ({why})" if why else "") for n, w, why in rs if w == "host"]
+    return "\n".join(lines)
