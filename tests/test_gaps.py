@@ -332,7 +332,8 @@ def _params():
 
 
 def test_every_entry_has_cases():
-    missing = sorted(set(_gaps.table()) - set(CASES))
+    # the generic ufunc methods ("ufunc.reduce", ...) have their own file: test_ufunc_methods.py
+    missing = sorted(n for n in set(_gaps.table()) - set(CASES) if not n.startswith("ufunc."))
     assert not missing, f"gap table entries without cases in tests/test_gaps.py: {missing}"
 
 

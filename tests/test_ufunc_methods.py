@@ -10,9 +10,14 @@ import pytest
 import xpshim
 
 BINARY = ["maximum", "minimum", "fmax", "fmin", "subtract", "true_divide", "logical_and", "logical_or",
-          "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "arctan2", "hypot", "power"]
-FLOAT_ONLY = {"true_divide", "arctan2", "hypot"}
+          "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "arctan2", "hypot", "power",
+          "floor_divide", "remainder", "fmod", "left_shift", "right_shift", "logaddexp", "logaddexp2",
+          "heaviside", "float_power", "equal", "less"]
+FLOAT_ONLY = {"true_divide", "arctan2", "hypot", "logaddexp", "logaddexp2", "heaviside"}
 INT_ONLY = {"bitwise_and", "bitwise_or", "bitwise_xor"}
+BOOL_ONLY = {"equal", "less"}
+SMALL = {"power": (1, 4), "left_shift": (0, 8), "right_shift": (0, 8),
+         "floor_divide": (1, 50), "remainder": (1, 50), "fmod": (1, 50)}  # (no division by zero)
 NOT_A_FOLD = {"power", "arctan2"}  # NumPy's float reduce is not a left fold: these run on the host
 
 
@@ -21,9 +26,11 @@ def _data(name, dtype, shape, seed=0):
     if numpy.dtype(dtype).kind == "b":
         return rng.random(shape) < 0.5
     if numpy.dtype(dtype).kind in "iu":
-        lo = 1 if name == "power" else 0
-        return rng.integers(lo, 4 if name == "power" else 50, shape).astype(dtype)
+        lo, hi = SMALL.get(name, (0, 50))
+        return rng.integers(lo, hi, shape).astype(dtype)
     x = (rng.random(shape) * 4 + 0.5).astype(dtype)
+    if name == "heaviside" and x.size > 2:
+        x.flat[::3] -= 2.5  # negative, and zero where it lands there
     if name in ("maximum", "minimum", "fmax", "fmin") and x.size > 3:
         x.flat[[1, x.size // 2]] = numpy.nan
     return x
@@ -34,6 +41,10 @@ def _dtypes(name):
         return ["float64", "float32"]
     if name in INT_ONLY:
         return ["int32", "uint8", "bool"]
+    if name in BOOL_ONLY:
+        return ["bool"]
+    if name in ("left_shift", "right_shift"):
+        return ["int32", "int64"]
     if name.startswith("logical"):
         return ["bool", "float64"]
     if name == "power":
@@ -72,9 +83,11 @@ def _no_fallback():
 def test_accumulate(gpu, name, dtype, shape, axis):
     h = _data(name, dtype, shape)
     ref = getattr(numpy, name).accumulate(h, axis=axis)
+    d = xpshim.asarray(h)
     with numpy.errstate(all="ignore"):
-        got = getattr(xpshim, name).accumulate(xpshim.asarray(h), axis=axis)
+        got = getattr(xpshim, name).accumulate(d, axis=axis)
     _check(got, ref)
+    _check(d, h)  # the input is left as it was
     _no_fallback()
 
 

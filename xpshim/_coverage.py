@@ -64,7 +64,10 @@ def rows():
                     mname = f"{name}.{m}"
                     w = _where(mname, native, table)
                     if w == "host" and f"ufunc.{m}" in table:
-                        w = f"gap:{table[f'ufunc.{m}']}"
+                        from ._gaps import ufuncs
+
+                        how = ufuncs.covers(obj.__name__, m)
+                        w = f"gap:{how}" if how else w
                     out.append((mname, w, ""))
     for cls in ("Generator", "RandomState"):
         npc = getattr(numpy.random, cls)

@@ -29,6 +29,20 @@ def _associative(name, dtype):
     return name in ASSOCIATIVE or (name in ("add", "multiply") and dtype.kind in "biu")
 
 
+def covers(name, method):
+    """How ufunc ``name``'s ``method`` runs here: "cupy" (composition), "numba", or None.
+
+    Names only (no GPU needed): what the report of ``python -m xpshim gaps`` counts.
+    """
+    from .._kernels.ufunc_loops import OPS
+
+    if method in ("reduce", "accumulate") and name in ASSOCIATIVE:
+        return "cupy"
+    if name in OPS and not (method in ("reduce", "reduceat") and name in _NOT_A_FOLD):
+        return "numba"
+    return None
+
+
 def _ask_numpy(f):
     """The result of NumPy on a stand-in sample, or Decline (NumPy then raises for real)."""
     try:
@@ -53,9 +67,11 @@ def _lanes(xp, x, axis):
     return y.reshape(y.shape[0], -1), rest
 
 
-def _loops(name):
+def _loops(name, dtype=None):
     from .._kernels import ufunc_loops
 
+    if name in ufunc_loops.COMPARISONS and dtype is not None and dtype.kind != "b":
+        raise Decline("comparisons fold booleans only here")
     try:
         fam = ufunc_loops.kernels(name)
     except _kernels.Unavailable as e:
@@ -87,13 +103,14 @@ def accumulate(npu, array, axis=0, dtype=None, out=None):
     y, rest = _lanes(xp, x, axis)
     if _associative(npu.__name__, rdt):
         f = getattr(xp, npu.__name__)
+        y = y.copy()  # the scan works in place; y may be the caller's array itself
         k = 1
         while k < n:  # after the step for k, row i holds the fold of rows i-2k+1..i
             y[k:] = f(y[:-k], y[k:])
             k *= 2
         r = y
     else:
-        acc_k = _loops(npu.__name__)[0]
+        acc_k = _loops(npu.__name__, a.dtype)[0]
         r = xp.empty_like(y)
         _kernels.launch(acc_k, y.shape[1], y, r, n, y.shape[1])
     r = xp.ascontiguousarray(xp.moveaxis(r.reshape((n,) + rest), 0, axis))
@@ -137,7 +154,7 @@ def reduce(npu, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NO
         else:
             if npu.__name__ in _NOT_A_FOLD and rdt.kind in "fc":
                 raise Decline("NumPy's float loop for it is not a left fold")
-            red_k = _loops(npu.__name__)[1]
+            red_k = _loops(npu.__name__, a.dtype)[1]
             r = xp.empty(y.shape[1], rdt)
             _kernels.launch(red_k, y.shape[1], y, r, y.shape[0], y.shape[1])
         r = r.reshape(rest)
@@ -162,7 +179,7 @@ def reduceat(npu, array, indices, axis=0, dtype=None, out=None):
         raise Decline("NumPy's error: index out of range")
     y, rest = _lanes(xp, a.astype(rdt, copy=False), axis)
     r = xp.empty((k, y.shape[1]), rdt)
-    _kernels.launch(_loops(npu.__name__)[2], k * y.shape[1], y, idx.astype(numpy.int64), r, n, k, y.shape[1])
+    _kernels.launch(_loops(npu.__name__, a.dtype)[2], k * y.shape[1], y, idx.astype(numpy.int64), r, n, k, y.shape[1])
     r = xp.ascontiguousarray(xp.moveaxis(r.reshape((k,) + rest), 0, axis))
     return _finish(xp, r, out)
 
@@ -183,7 +200,7 @@ def at(npu, a, indices, b=None):
     pos = xp.arange(a.size).reshape(dims)[indices]
     vals = xp.ascontiguousarray(xp.broadcast_to(b, pos.shape)).reshape(-1)
     flat = a if a.flags.c_contiguous else xp.ascontiguousarray(a)
-    _kernels.launch(_loops(npu.__name__)[3], 1, flat.reshape(-1), xp.ascontiguousarray(pos).reshape(-1),
+    _kernels.launch(_loops(npu.__name__, a.dtype)[3], 1, flat.reshape(-1), xp.ascontiguousarray(pos).reshape(-1),
                     vals, pos.size)
     if flat is not a:
         a[...] = flat

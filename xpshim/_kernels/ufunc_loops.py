@@ -26,8 +26,17 @@ OPS = {
     "logical_xor": "(a != 0) != (b != 0)",
     "bitwise_and": "a & b", "bitwise_or": "a | b", "bitwise_xor": "a ^ b",
     "arctan2": "math.atan2(a, b)", "hypot": "math.hypot(a, b)",
-    "copysign": "math.copysign(a, b)", "power": "a ** b",
+    "copysign": "math.copysign(a, b)", "power": "a ** b", "float_power": "a ** b",
+    "floor_divide": "a // b", "remainder": "a % b", "fmod": "math.fmod(a, b)",  # Python's rules are NumPy's
+    "left_shift": "a << b", "right_shift": "a >> b",
+    "logaddexp": "a + LN2 if a == b else max(a, b) + math.log1p(math.exp(-abs(a - b)))",
+    "logaddexp2": "a + 1.0 if a == b else max(a, b) + math.log1p(2.0 ** (-abs(a - b))) / LN2",
+    "heaviside": "a if a != a else (0.0 if a < 0 else (b if a == 0 else 1.0))",
+    # comparisons fold booleans only (the gap implementation declines other dtypes)
+    "equal": "a == b", "not_equal": "a != b", "less": "a < b", "less_equal": "a <= b",
+    "greater": "a > b", "greater_equal": "a >= b",
 }
+COMPARISONS = frozenset({"equal", "not_equal", "less", "less_equal", "greater", "greater_equal"})
 _compiled = {}
 
 
@@ -38,7 +47,7 @@ def _family(name):
         return fam
     global nc
     c = nc = cuda()
-    env = {"math": __import__("math")}
+    env = {"math": __import__("math"), "LN2": 0.6931471805599453}
     exec(f"def op(a, b):\n    return {OPS[name]}\n", env)
     op = c.jit(device=True)(env["op"])
 
