@@ -117,6 +117,17 @@ def enable():
         _enabled = True
 
 
+def disable():
+    """Undo ``enable()`` (for tests): names resolve as without Dask mode again."""
+    global _enabled
+    from . import routing
+
+    with _lock:
+        routing.uninstall()
+        _enabled = False
+        _chunk_types.clear()
+
+
 @contextlib.contextmanager
 def options(client=None, scheduler=None, chunk_type=None, chunk_bytes=None, chunks=None):
     """Dask-mode settings for this thread (``xpshim.device("dask", ...)`` uses this).
@@ -199,7 +210,7 @@ def scheduler():
                 c = distributed.Client(_local_cluster())
             else:
                 try:
-                    c = distributed.Client(name, timeout="30s")
+                    c = distributed.Client(name)  # waits distributed.comm.timeouts.connect
                 except (OSError, TimeoutError) as e:
                     raise ConfigError(
                         f"no Dask scheduler answers at {name!r} ({type(e).__name__}: {e}); start one "

@@ -75,6 +75,24 @@ def _prepare(sub, name, args, kwargs):
     return args, kwargs
 
 
+def _reshape(x, *shape, order="C", **kw):
+    """Dask's reshape, rechunking first where its own chunking cannot do it (NumPy always can)."""
+    if order != "C":
+        raise NotImplementedError("reshape with order other than 'C'")
+    shape = shape[0] if len(shape) == 1 and not isinstance(shape[0], int) else shape
+    try:
+        return x.reshape(shape, **kw)
+    except NotImplementedError:
+        try:
+            return x.rechunk({i: -1 for i in range(1, x.ndim)}).reshape(shape, **kw)
+        except NotImplementedError:
+            return x.rechunk(-1).reshape(shape, **kw).rechunk("auto")
+
+
+# Dask calls that need more than "same name, same arguments": name -> function of Dask arrays.
+ADAPTED = {"reshape": _reshape}
+
+
 # ------------------------------------------------------------------ helpers
 
 def _numpy_function(sub, name):
@@ -262,7 +280,7 @@ def call(sub, name, args, kwargs):
     label = f"xpshim.{qual}"
     npf = _numpy_function(sub, name)
     why = NOT_ROUTED.get(qual)
-    f = None if why is not None else _dask_function(sub, name)
+    f = None if why is not None else ADAPTED.get(qual) or _dask_function(sub, name)
     if f is None:
         return fallback(label, npf, args, kwargs, why or f"dask.array has no {qual}")
     cond = CONDITIONS.get(qual)
@@ -525,21 +543,50 @@ def hook(sub, name, obj):
 def _is_resolved_wrapper(name, v, own):
     if name.startswith("_") or name in own or isinstance(v, (type, types.ModuleType)):
         return False
-    return isinstance(v, _dispatch.ufunc) or (callable(v) and hasattr(v, "__wrapped__"))
+    return callable(v)  # what resolve() cached: functions, ufuncs, handwritten objects
+
+
+_saved = {}  # (module, name) -> the object resolved before Dask mode, restored by uninstall()
 
 
 def install():
-    """Hook Dask mode into name resolution; forget names resolved before, so they resolve again."""
+    """Hook Dask mode into name resolution; names resolved before resolve again through it."""
     CREATION.update(_creation_table())
     _namespace.dask_hook = hook
+    _saved.update(_forget_resolved())
+    _tell_numba()
+
+
+def uninstall():
+    _namespace.dask_hook = None
+    _forget_resolved()
+    for (modname, name), v in _saved.items():
+        setattr(sys.modules[modname], name, v)
+    _saved.clear()
+
+
+def _forget_resolved():
+    """Drop the names cached by resolve() (xpshim and its routed submodules); return them."""
     own = getattr(sys.modules.get("xpshim"), "_OWN", None)
     if own is None:
-        return  # xpshim is being imported (XPSHIM_DEVICE=dask): nothing is resolved yet
+        return {}  # xpshim is being imported (XPSHIM_DEVICE=dask): nothing is resolved yet
+    dropped = {}
     for modname, mod in list(sys.modules.items()):
         if modname == "xpshim" or (modname.startswith("xpshim.") and isinstance(mod, _namespace.RoutedModule)):
             d = vars(mod)
             for n in [n for n, v in d.items() if _is_resolved_wrapper(n, v, own)]:
-                del d[n]
+                dropped[(modname, n)] = d.pop(n)
+    return dropped
+
+
+def _tell_numba():
+    """Numba knows xpshim's functions by identity: teach it the Dask-aware ones too."""
+    from .. import _numba
+
+    if _numba._done:
+        from numba.core.registry import cpu_target
+
+        _numba._alias_functions(cpu_target.typing_context)
 
 
 # ------------------------------------------------------------------ methods
@@ -553,7 +600,7 @@ def method(self, name):
     npm = getattr(numpy.ndarray, name, None)
     if npm is None:
         raise AttributeError(f"'xpshim.DaskArray' object has no attribute {name!r}")
-    dm = getattr(da.Array, name, None)
+    dm = ADAPTED.get(name) or getattr(da.Array, name, None)
     if not callable(npm):
         announce_name = f"ndarray.{name}"
         _fallback.announce(announce_name, f"a Dask array has no {name}, so it was gathered whole to this process",
@@ -567,7 +614,7 @@ def method(self, name):
                                         f"dask's Array.{name} takes no {', '.join(map(repr, gap))} argument")
             a = [_conv(x, False) for x in args]
             kw = {k: _conv(v, False) for k, v in kwargs.items()}
-            return run_dask(getattr(self._a, name), a, kw)
+            return run_dask(dm if name in ADAPTED else getattr(self._a, name), [self._a, *a] if name in ADAPTED else a, kw)
     else:
         def m(*args, **kwargs):
             return _method_fallback(self, name, args, kwargs, f"dask's Array has no {name}()")
