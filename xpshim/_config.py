@@ -2,7 +2,8 @@
 
 Environment variables, read once at import:
 
-XPSHIM_DEVICE    auto | cpu | gpu   where new arrays are made (default auto)
+XPSHIM_DEVICE    auto | cpu | gpu | dask   where new arrays are made (default auto;
+                 dask: chunked Dask arrays, see xpshim/_dask and its XPSHIM_DASK_* variables)
 XPSHIM_FALLBACK  warn | silent | raise   what a host fallback does (default warn)
 XPSHIM_TRANSFERS count | warn        implicit copies are always counted; ``warn`` also warns
 XPSHIM_REPORT    path                write ``xpshim.stats()`` there as JSON at exit
@@ -14,7 +15,7 @@ import threading
 
 from ._errors import ConfigError
 
-DEVICES = ("auto", "cpu", "gpu")
+DEVICES = ("auto", "cpu", "gpu", "dask")
 FALLBACKS = ("warn", "silent", "raise")
 TRANSFERS = ("count", "warn")
 
@@ -37,11 +38,11 @@ report_path = os.environ.get("XPSHIM_REPORT") or None
 
 
 class _Local(threading.local):
-    device = None  # "cpu" | "gpu" | None (use the process default)
+    device = None  # "cpu" | "gpu" | "dask" | None (use the process default)
 
 
 _local = _Local()
-_default = None  # resolved process default, "cpu" or "gpu"
+_default = None  # resolved process default, "cpu", "gpu" or "dask"
 
 
 def _resolve_default():
@@ -51,6 +52,11 @@ def _resolve_default():
 
         if requested_device == "cpu":
             _default = "cpu"
+        elif requested_device == "dask":
+            from . import _dask  # the one place Dask mode is switched on from the environment
+
+            _dask.enable()
+            _default = "dask"
         elif requested_device == "gpu":
             _backend.require_gpu("XPSHIM_DEVICE=gpu")
             _default = "gpu"
@@ -60,7 +66,7 @@ def _resolve_default():
 
 
 def current_device():
-    """Where new arrays are made in this thread: ``"cpu"`` or ``"gpu"``."""
+    """Where new arrays are made in this thread: ``"cpu"``, ``"gpu"`` or ``"dask"``."""
     return _local.device or _default or _resolve_default()
 
 
@@ -80,8 +86,8 @@ def why_device():
 
 
 @contextlib.contextmanager
-def device(name):
-    """Make new arrays on ``name`` ("cpu", "gpu" or "auto") in this thread.
+def device(name, **dask_options):
+    """Make new arrays on ``name`` ("cpu", "gpu", "dask" or "auto") in this thread.
 
     Arrays that already exist stay where they are; a call runs where its
     array arguments live, and on this device when it has none.
@@ -89,10 +95,27 @@ def device(name):
     >>> import xpshim as np
     >>> with np.device("cpu"):
     ...     a = np.zeros(3)     # a NumPy array, whatever the default
+
+    ``"dask"`` makes chunked Dask arrays; it takes the keywords ``client``,
+    ``scheduler``, ``chunk_type``, ``chunk_bytes`` and ``chunks`` (see
+    ``xpshim._dask.options``), e.g. ``np.device("dask", client=Client(addr))``.
     """
     name = str(name).lower()
     if name not in DEVICES:
         raise ConfigError(f"unknown device {name!r}; use one of {', '.join(DEVICES)}")
+    if name == "dask":
+        from . import _dask
+
+        with _dask.options(**dask_options):
+            before = _local.device
+            _local.device = "dask"
+            try:
+                yield "dask"
+            finally:
+                _local.device = before
+        return
+    if dask_options:
+        raise TypeError(f"device({name!r}) takes no keyword arguments (only device('dask', ...) does)")
     from . import _backend
 
     if name == "gpu":

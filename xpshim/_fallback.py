@@ -35,21 +35,23 @@ def _to_device(r):
     return r
 
 
-def announce(name, reason):
-    """Apply the policy: raise, or warn once per name and user line, and count it."""
+def announce(name, reason, device="GPU"):
+    """Apply the policy: raise, or warn once per name and user line, and count it.
+
+    ``device`` names where the inputs lived ("GPU", or "Dask" in Dask mode)."""
     fn, line, glb = _callsite.user_frame(3)
     _transfer.record_fallback(name, f"{fn}:{line}")
     policy = _config.fallback_policy
     if policy == "raise":
         raise FallbackError(
-            f"{name} has no GPU implementation here ({reason}), and XPSHIM_FALLBACK=raise "
+            f"{name} has no {device} implementation here ({reason}), and XPSHIM_FALLBACK=raise "
             "forbids running it on the host. Unset XPSHIM_FALLBACK (or set it to warn) to allow "
             "the host run, or pass host data (xpshim.asnumpy(x)) to run NumPy on purpose."
         )
     if policy == "warn" and (name, fn, line) not in _warned:
         _warned.add((name, fn, line))
         warnings.warn_explicit(
-            f"{name} ran on the host with NumPy: {reason}. Its GPU inputs were copied to the "
+            f"{name} ran on the host with NumPy: {reason}. Its {device} inputs were copied to the "
             "host and its array results back (see xpshim.stats()); set XPSHIM_FALLBACK=silent "
             "to hide this or =raise to forbid it.",
             FallbackWarning, fn, line, module=glb.get("__name__", "__main__"),

@@ -62,9 +62,11 @@ def to_device(x, device=None):
 
 
 def get_device(x=None):
-    """The device of array ``x`` ("gpu" or "cpu"), or with no argument the current device."""
+    """The device of array ``x`` ("gpu", "cpu" or "dask"), or with no argument the current device."""
     if x is None:
         return _config.current_device()
+    if getattr(type(x), "_xpshim_device", None) == "dask":  # Dask mode's arrays (xpshim._dask)
+        return "dask"
     return "gpu" if type(x) is ndarray or _backend.is_raw_gpu_array(x) else "cpu"
 
 

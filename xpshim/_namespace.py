@@ -36,8 +36,18 @@ def _numpy_module(sub):
     return mod
 
 
+# Set by xpshim._dask.enable() once Dask mode is used: it wraps each resolved callable so
+# that Dask arrays among the arguments (or the "dask" device) route to dask.array.
+dask_hook = None
+
+
 def resolve(sub, name):
     """The xpshim object for ``numpy[.sub].name``; AttributeError if NumPy has none."""
+    obj = _resolve(sub, name)
+    return obj if dask_hook is None else dask_hook(sub, name, obj)
+
+
+def _resolve(sub, name):
     modname = "xpshim." + sub if sub else "xpshim"
     hand = _handwritten.TABLE.get((modname, name))
     if hand is not None:
