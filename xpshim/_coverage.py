@@ -11,7 +11,7 @@ data and are left out of the share.
 import numpy
 
 from . import _gaps
-from ._dispatch import _AT_SUPPORTED as _AT
+
 from ._dispatch import _resolve_path as _path
 from ._namespace import _numpy_module, public_names
 from ._registry import (HOST_ONLY, NUMPY_OWN, ROUTED_MODULES, UFUNC_ACCUMULATE,
@@ -60,7 +60,7 @@ def rows():
                 for m in UFUNC_METHODS:
                     native = cu is not None and (
                         (m == "reduce" and n in UFUNC_REDUCE) or (m == "accumulate" and n in UFUNC_ACCUMULATE)
-                        or (m == "outer") or (m == "at" and n in _AT))
+                        or (m == "outer") or (m == "at" and n == "add"))
                     mname = f"{name}.{m}"
                     w = _where(mname, native, table)
                     if w == "host" and f"ufunc.{m}" in table:

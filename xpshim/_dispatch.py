@@ -342,7 +342,8 @@ class ufunc:
             conv = [dev(args[0]), ind, *(_arraylike(x) for x in args[2:])]
         else:
             conv = None
-        if method == "outer" or (method == "at" and self.__name__ in _AT_SUPPORTED):
+        if method == "outer" or (method == "at" and self.__name__ == "add" and len(args) >= 1
+                                 and getattr(args[0], "dtype", None) in _ADD_AT_DTYPES):
             cm = getattr(self._route.cpf, method, None)
             if cm is not None and not kwargs:
                 return wrap(call_gpu(cm, conv or [_arraylike(x) for x in args], {}))
@@ -396,8 +397,10 @@ class ufunc:
         return hash(self._np)
 
 
-# cupy.ufunc.at is implemented for these only (cupy/_core/_kernel.pyx: ufunc.at).
-_AT_SUPPORTED = frozenset({"add", "subtract", "maximum", "minimum", "bitwise_and", "bitwise_or", "bitwise_xor"})
+# CuPy's add.at (a scatter-add with atomics) takes these dtypes; its other ufunc.at
+# methods take fewer (subtract.at: int32 and uint32 only), so those, and add.at on
+# other dtypes, run as xpshim's kernel (_gaps.ufuncs.at), in NumPy's order.
+_ADD_AT_DTYPES = frozenset(map(numpy.dtype, ("float16", "float32", "float64", "int32", "uint32", "uint64")))
 
 
 # ------------------------------------------------------------------ methods

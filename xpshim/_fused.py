@@ -18,20 +18,21 @@ MAX_K = 8  # longer weight vectors go to cuBLAS, which is then the better choice
 _kernels = {}
 
 
-def _kernel(k, din, dout, raw_w):
-    key = (k, din, dout, raw_w)
+def _kernel(k, raw_w):
+    # T: the array's element type, O: the result's, both set by CuPy from the
+    # arguments (the weights are passed as NumPy scalars or an array of O).
+    key = (k, raw_w)
     kern = _kernels.get(key)
     if kern is None:
         cp = _backend.xp
-        ins = [f"{din.name} a{j}" for j in range(k)]
+        ins = [f"T a{j}" for j in range(k)]
         if raw_w:
-            ins.append(f"raw {dout.name} w")
-            terms = [f"({dout.name})a{j} * w[{j}]" for j in range(k)]
+            ins.append("raw O w")
+            terms = [f"(O)a{j} * w[{j}]" for j in range(k)]
         else:
-            ins += [f"{dout.name} w{j}" for j in range(k)]
-            terms = [f"({dout.name})a{j} * w{j}" for j in range(k)]
-        code = "o = " + " + ".join(terms)
-        kern = _kernels[key] = cp.ElementwiseKernel(", ".join(ins), f"{dout.name} o", code,
+            ins += [f"O w{j}" for j in range(k)]
+            terms = [f"(O)a{j} * w{j}" for j in range(k)]
+        kern = _kernels[key] = cp.ElementwiseKernel(", ".join(ins), "O o", "o = " + " + ".join(terms),
                                                     f"xpshim_dot_last_{k}")
     return kern
 
@@ -66,8 +67,8 @@ def dot_last(a, b):
     raw = a._a
     cols = [raw[..., j] for j in range(k)]
     if isinstance(w, list):
-        return wrap(_kernel(k, a.dtype, dout, False)(*cols, *[dout.type(v) for v in w]))
-    return wrap(_kernel(k, a.dtype, dout, True)(*cols, w.astype(dout, copy=False)))
+        return wrap(_kernel(k, False)(*cols, *[dout.type(v) for v in w]))
+    return wrap(_kernel(k, True)(*cols, w.astype(dout, copy=False)))
 
 
 def make_dot(routed):
