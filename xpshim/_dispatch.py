@@ -488,6 +488,7 @@ class GpuObject:
 def on_host(qualname, npf, modname):
     """NumPy's ``npf`` called with host copies (counted) of any GPU arrays among its arguments."""
     def wrapper(*args, **kwargs):
+        __tracebackhide__ = True  # pytest shows the caller's line, as for NumPy's asserts
         if _backend.live and locate(args, kwargs) == "gpu":
             args, kwargs = to_host_args(args, kwargs, qualname)
         return npf(*args, **kwargs)
