@@ -356,3 +356,18 @@ def test_divmod_and_numpy_scalar_operands(pair):
     same(r, h % 3)
     same(numpy.float32(2) * d, numpy.float32(2) * h)
     same(np.where(d > 5, d, 0), numpy.where(h > 5, h, 0))
+
+
+def test_view_with_an_array_class_is_a_gpu_view(gpu):
+    # NumPy's view() takes an ndarray class as its first argument (linalg's tests do
+    # x.view(x.__class__)); CuPy's would read it as a dtype.
+    h = numpy.arange(4.0)
+    d = np.asarray(h)
+    for cls in (np.ndarray, numpy.ndarray, d.__class__):
+        v = d.view(cls)
+        assert isinstance(v, GpuArray) and v.dtype == h.view(numpy.ndarray).dtype
+    d.view(np.ndarray)[0] = 9.0  # the same memory
+    same(d, numpy.array([9.0, 1.0, 2.0, 3.0]))
+    same(d.view(numpy.int64), numpy.array([9.0, 1.0, 2.0, 3.0]).view(numpy.int64))
+    with pytest.warns(np.FallbackWarning):  # a NumPy subclass: on the host
+        assert type(d.reshape(2, 2).view(numpy.matrix)) is numpy.matrix

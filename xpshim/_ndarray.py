@@ -10,6 +10,7 @@ copy is counted in ``xpshim.stats()``. Device code gets it without a copy
 (``__cuda_array_interface__``, ``__dlpack__``).
 """
 
+import builtins
 import operator
 import sys
 
@@ -346,6 +347,18 @@ class ndarray(metaclass=_NdarrayMeta):
     def copy(self, order="C"):
         """A copy on the same device."""
         return wrap(self._a.copy(order))
+
+    def view(self, dtype=None, type=None):
+        """A view of the same GPU memory, as ``numpy.ndarray.view``: ``x.view(np.ndarray)`` and
+        ``x.view(x.__class__)`` give a GPU view; another NumPy subclass lives on the host (a
+        counted, warned copy, not a view)."""
+        if isinstance(dtype, builtins.type) and issubclass(dtype, ndarray):  # view(ArrayClass)
+            dtype, type = None, dtype
+        if type is not None and type is not ndarray and type is not numpy.ndarray:
+            from . import _fallback
+
+            return _fallback.run_method(self, "view", (dtype, type), {}, f"{type.__name__} arrays live on the host")
+        return wrap(self._a.view() if dtype is None else self._a.view(dtype))
 
     # -- Python protocol -------------------------------------------------
     def __repr__(self):
