@@ -371,3 +371,19 @@ def test_view_with_an_array_class_is_a_gpu_view(gpu):
     same(d.view(numpy.int64), numpy.array([9.0, 1.0, 2.0, 3.0]).view(numpy.int64))
     with pytest.warns(np.FallbackWarning):  # a NumPy subclass: on the host
         assert type(d.reshape(2, 2).view(numpy.matrix)) is numpy.matrix
+
+
+def test_choose_takes_a_sequence_of_arrays_and_scalars_that_broadcast(gpu):
+    # NumPy broadcasts and promotes the choices; CuPy takes them as one stacked array.
+    h = numpy.random.default_rng(0).random((4, 3)).astype(numpy.float32)
+    lo, hi = numpy.float32(0.3), numpy.array([0.6, 0.7, 0.8], numpy.float32)
+    sel_h = (h < lo) + 2 * (h > hi)
+    d, sel = np.asarray(h), np.asarray(sel_h)
+    want = sel_h.choose((h, lo, hi))
+    same(sel.choose((d, lo, np.asarray(hi))), want)
+    same(np.choose(sel, (d, lo, hi)), want)
+    same(np.choose(np.asarray([0, 1, 0]), ([1, 2, 3], 10)), numpy.choose([0, 1, 0], ([1, 2, 3], 10)))
+    same(np.choose(sel, [d, 0.5, 2]), numpy.choose(sel_h, [h, 0.5, 2]))  # Python scalars are weak
+    out = np.zeros((4, 3), numpy.float32)
+    assert sel.choose((d, lo, hi), out=out) is out  # as NumPy: out= itself comes back
+    same(out, want)
