@@ -387,3 +387,27 @@ def test_choose_takes_a_sequence_of_arrays_and_scalars_that_broadcast(gpu):
     out = np.zeros((4, 3), numpy.float32)
     assert sel.choose((d, lo, hi), out=out) is out  # as NumPy: out= itself comes back
     same(out, want)
+
+
+def test_flags_are_numpys_flags_object(gpu):
+    # NumPy code reads x.flags.writeable, x.flags['C'], compares flags; CuPy's Flags has
+    # three attributes and three keys.
+    h = numpy.arange(6.0).reshape(2, 3)
+    for dv, hv in ((np.asarray(h), h), (np.asarray(h).T, h.T), (np.asarray(h)[:, ::2], h[:, ::2])):
+        f, g = dv.flags, hv.flags
+        for name in ("c_contiguous", "f_contiguous", "writeable", "aligned", "writebackifcopy",
+                     "fnc", "forc", "behaved", "carray", "farray", "contiguous", "fortran"):
+            assert getattr(f, name) == getattr(g, name), name
+        for key in ("C", "F", "W", "A", "X", "C_CONTIGUOUS", "F_CONTIGUOUS", "WRITEABLE", "ALIGNED",
+                    "FNC", "FORC", "BEHAVED", "CARRAY", "FARRAY", "CA", "FA", "B"):
+            assert f[key] == g[key], key
+        assert (f.num & ~0x4) == (g.num & ~0x4)  # (ownership aside: the host array's views own nothing)
+    d = np.asarray(h)
+    assert d.flags == d.flags and d.flags == numpy.ones((2, 3)).flags
+    assert not (d.flags == d.T.flags)
+    with pytest.raises(KeyError):
+        d.flags["U"]
+    d.flags.writeable = True  # already so
+    with pytest.raises(ValueError):
+        d.flags.writeable = False  # GPU memory cannot be made read-only
+    assert "C_CONTIGUOUS : True" in repr(d.flags)
