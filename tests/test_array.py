@@ -371,6 +371,8 @@ def test_view_with_an_array_class_is_a_gpu_view(gpu):
     same(d.view(numpy.int64), numpy.array([9.0, 1.0, 2.0, 3.0]).view(numpy.int64))
     with pytest.warns(np.FallbackWarning):  # a NumPy subclass: on the host
         assert type(d.reshape(2, 2).view(numpy.matrix)) is numpy.matrix
+        m = np.asarray(numpy.arange(3, dtype=numpy.float32)).view(numpy.matrix)
+        assert m.dtype == numpy.float32 and m.shape == (1, 3)
 
 
 def test_choose_takes_a_sequence_of_arrays_and_scalars_that_broadcast(gpu):

@@ -357,7 +357,8 @@ class ndarray(metaclass=_NdarrayMeta):
         if type is not None and type is not ndarray and type is not numpy.ndarray:
             from . import _fallback
 
-            return _fallback.run_method(self, "view", (dtype, type), {}, f"{type.__name__} arrays live on the host")
+            kw = {"type": type} if dtype is None else {"dtype": dtype, "type": type}  # (NumPy reads None as float64)
+            return _fallback.run_method(self, "view", (), kw, f"{type.__name__} arrays live on the host")
         return wrap(self._a.view() if dtype is None else self._a.view(dtype))
 
     # -- Python protocol -------------------------------------------------
