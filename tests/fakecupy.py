@@ -130,10 +130,21 @@ class _Ufunc:
 
 
 class _Flags:
+    # cupy._core.flags.Flags: three flags, by attribute or by NumPy's key, and fnc/forc
+    _KEYS = {"C_CONTIGUOUS": "c_contiguous", "F_CONTIGUOUS": "f_contiguous", "OWNDATA": "owndata"}
+
     def __init__(self, h):
         self.c_contiguous = h.flags.c_contiguous
         self.f_contiguous = h.flags.f_contiguous
         self.owndata = h.flags.owndata
+
+    fnc = property(lambda s: s.f_contiguous and not s.c_contiguous)
+    forc = property(lambda s: s.f_contiguous or s.c_contiguous)
+
+    def __getitem__(self, name):
+        if name not in self._KEYS:
+            raise KeyError(f"{name} is not defined for cupy.ndarray.flags")
+        return getattr(self, self._KEYS[name])
 
 
 class ndarray:

@@ -356,3 +356,60 @@ def test_divmod_and_numpy_scalar_operands(pair):
     same(r, h % 3)
     same(numpy.float32(2) * d, numpy.float32(2) * h)
     same(np.where(d > 5, d, 0), numpy.where(h > 5, h, 0))
+
+
+def test_view_with_an_array_class_is_a_gpu_view(gpu):
+    # NumPy's view() takes an ndarray class as its first argument (linalg's tests do
+    # x.view(x.__class__)); CuPy's would read it as a dtype.
+    h = numpy.arange(4.0)
+    d = np.asarray(h)
+    for cls in (np.ndarray, numpy.ndarray, d.__class__):
+        v = d.view(cls)
+        assert isinstance(v, GpuArray) and v.dtype == h.view(numpy.ndarray).dtype
+    d.view(np.ndarray)[0] = 9.0  # the same memory
+    same(d, numpy.array([9.0, 1.0, 2.0, 3.0]))
+    same(d.view(numpy.int64), numpy.array([9.0, 1.0, 2.0, 3.0]).view(numpy.int64))
+    with pytest.warns(np.FallbackWarning):  # a NumPy subclass: on the host
+        assert type(d.reshape(2, 2).view(numpy.matrix)) is numpy.matrix
+        m = np.asarray(numpy.arange(3, dtype=numpy.float32)).view(numpy.matrix)
+        assert m.dtype == numpy.float32 and m.shape == (1, 3)
+
+
+def test_choose_takes_a_sequence_of_arrays_and_scalars_that_broadcast(gpu):
+    # NumPy broadcasts and promotes the choices; CuPy takes them as one stacked array.
+    h = numpy.random.default_rng(0).random((4, 3)).astype(numpy.float32)
+    lo, hi = numpy.float32(0.3), numpy.array([0.6, 0.7, 0.8], numpy.float32)
+    sel_h = (h < lo) + 2 * (h > hi)
+    d, sel = np.asarray(h), np.asarray(sel_h)
+    want = sel_h.choose((h, lo, hi))
+    same(sel.choose((d, lo, np.asarray(hi))), want)
+    same(np.choose(sel, (d, lo, hi)), want)
+    same(np.choose(np.asarray([0, 1, 0]), ([1, 2, 3], 10)), numpy.choose([0, 1, 0], ([1, 2, 3], 10)))
+    same(np.choose(sel, [d, 0.5, 2]), numpy.choose(sel_h, [h, 0.5, 2]))  # Python scalars are weak
+    out = np.zeros((4, 3), numpy.float32)
+    assert sel.choose((d, lo, hi), out=out) is out  # as NumPy: out= itself comes back
+    same(out, want)
+
+
+def test_flags_are_numpys_flags_object(gpu):
+    # NumPy code reads x.flags.writeable, x.flags['C'], compares flags; CuPy's Flags has
+    # three attributes and three keys.
+    h = numpy.arange(6.0).reshape(2, 3)
+    for dv, hv in ((np.asarray(h), h), (np.asarray(h).T, h.T), (np.asarray(h)[:, ::2], h[:, ::2])):
+        f, g = dv.flags, hv.flags
+        for name in ("c_contiguous", "f_contiguous", "writeable", "aligned", "writebackifcopy",
+                     "fnc", "forc", "behaved", "carray", "farray", "contiguous", "fortran"):
+            assert getattr(f, name) == getattr(g, name), name
+        for key in ("C", "F", "W", "A", "X", "C_CONTIGUOUS", "F_CONTIGUOUS", "WRITEABLE", "ALIGNED",
+                    "FNC", "FORC", "BEHAVED", "CARRAY", "FARRAY", "CA", "FA", "B"):
+            assert f[key] == g[key], key
+        assert (f.num & ~0x4) == (g.num & ~0x4)  # (ownership aside: the host array's views own nothing)
+    d = np.asarray(h)
+    assert d.flags == d.flags and d.flags == numpy.ones((2, 3)).flags
+    assert not (d.flags == d.T.flags)
+    with pytest.raises(KeyError):
+        d.flags["U"]
+    d.flags.writeable = True  # already so
+    with pytest.raises(ValueError):
+        d.flags.writeable = False  # GPU memory cannot be made read-only
+    assert "C_CONTIGUOUS : True" in repr(d.flags)

@@ -23,6 +23,23 @@ def d2h():
     return np.stats()["transfers"]["device_to_host"]["count"]
 
 
+def test_numpy_testing_scalar_path_asserts_take_gpu_arrays(gpu):
+    # imported from numpy.testing, as NumPy's own tests and much user code do: these
+    # take non-NumPy objects for scalars and call bool() on a GPU comparison
+    from numpy.testing import assert_almost_equal, assert_approx_equal, assert_equal
+
+    d = np.arange(3.0)
+    assert_equal(d, [0.0, 1.0, 2.0])
+    assert_equal(d.sum(), 3.0)  # a 0-d GPU array against a scalar, as a NumPy 0-d array
+    assert_equal({"k": [d]}, {"k": [[0.0, 1.0, 2.0]]})  # through assert_equal's recursion
+    assert_almost_equal(d / 3, [0.0, 1 / 3, 2 / 3])
+    assert_approx_equal(d.sum(), 3.0)
+    for f in (assert_equal, assert_almost_equal):
+        with pytest.raises(AssertionError):
+            f(d, [0.0, 1.0, 2.5])
+    assert d2h() >= 6  # host copies, counted
+
+
 def test_numpy_asarray_and_array(data):
     d, h = data
     np.reset_stats()

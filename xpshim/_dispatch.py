@@ -62,7 +62,7 @@ def _array_like_params(npf):
         if n in ARRAY_PARAMS or n in SEQUENCE_PARAMS:
             names.add(n)
             if p.kind is not p.KEYWORD_ONLY:
-                pos.append((i, n in SEQUENCE_PARAMS))
+                pos.append((i, converter(n)))
     return tuple(pos), frozenset(names), var
 
 
@@ -77,6 +77,27 @@ def _seq(v):
         return type(v)(_seq(x) if (type(x) is list or type(x) is tuple) and _holds_array(x)
                        else _arraylike(x) for x in v)
     return _arraylike(v)
+
+
+def _choices(v):
+    """choose's choices in CuPy's terms: one array. NumPy takes a sequence of arrays and
+    scalars that broadcast together (and promotes them as result_type does); CuPy wants
+    them broadcast and stacked already."""
+    if type(v) is not list and type(v) is not tuple:
+        return _arraylike(v)
+    xp = _backend.xp
+    leaves = [_arraylike(x) if type(x) is list or type(x) is tuple else dev(x) for x in v]
+    dt = numpy.result_type(*[x.dtype if hasattr(x, "dtype") else x for x in leaves])
+    # (NumPy casts the choices unsafely: a Python int out of range wraps, as here)
+    leaves = [(x if hasattr(x, "shape") else xp.full((), x)).astype(dt, copy=False) for x in leaves]
+    return xp.stack(xp.broadcast_arrays(*leaves))
+
+
+def converter(name):
+    """How an array-like parameter called ``name`` is put in CuPy's terms."""
+    if name == "choices":
+        return _choices
+    return _seq if name in SEQUENCE_PARAMS else _arraylike
 
 
 def _arraylike(v):
@@ -106,9 +127,9 @@ def gpu_args(args, kwargs, spec):
         elif t is list or t is tuple:
             seqs = True
     if seqs:
-        for i, is_seq in pos:
+        for i, conv in pos:
             if i < len(a) and (type(a[i]) is list or type(a[i]) is tuple):
-                a[i] = _seq(a[i]) if is_seq else _arraylike(a[i])
+                a[i] = conv(a[i])
         if var:
             for i in range(pos[-1][0] + 1 if pos else 0, len(a)):
                 a[i] = _arraylike(a[i])
@@ -125,7 +146,7 @@ def gpu_args(args, kwargs, spec):
         if t is ndarray:
             kw[k] = v._a
         elif k in names and (t is list or t is tuple):
-            kw[k] = _seq(v) if k in SEQUENCE_PARAMS else _arraylike(v)
+            kw[k] = converter(k)(v)
         elif t is numpy.ndarray:
             kw[k] = _transfer.to_device(v, "NumPy array argument")
         else:
@@ -424,13 +445,16 @@ def method(name):
         if gap:
             return _fallback.run_method(self, name, args, kwargs,
                                         f"cupy.ndarray.{name}() takes no {', '.join(map(repr, gap))} argument")
+        out = kwargs.get("out")
         if arrays:
-            args = [_arraylike(x) if i in arrays.values() else dev(x) for i, x in enumerate(args)]
-            kwargs = {k: _arraylike(v) if k in arrays else dev(v) for k, v in kwargs.items()}
+            at = {i: converter(k) for k, i in arrays.items()}
+            args = [at[i](x) if i in at else dev(x) for i, x in enumerate(args)]
+            kwargs = {k: converter(k)(v) if k in arrays else dev(v) for k, v in kwargs.items()}
         else:
             args = [dev(x) for x in args]
             kwargs = {k: dev(v) for k, v in kwargs.items()} if kwargs else kwargs
-        return wrap(call_gpu(cm, args, kwargs))
+        r = call_gpu(cm, args, kwargs)
+        return out if type(out) is ndarray and r is out._a else wrap(r)  # as NumPy: out= itself
 
     m.__name__ = m.__qualname__ = name
     m.__qualname__ = f"ndarray.{name}"
@@ -505,6 +529,7 @@ class GpuObject:
 def on_host(qualname, npf, modname):
     """NumPy's ``npf`` called with host copies (counted) of any GPU arrays among its arguments."""
     def wrapper(*args, **kwargs):
+        __tracebackhide__ = True  # pytest shows the caller's line, as for NumPy's asserts
         if _backend.live and locate(args, kwargs) == "gpu":
             args, kwargs = to_host_args(args, kwargs, qualname)
         return npf(*args, **kwargs)

@@ -16,7 +16,7 @@ import warnings
 import numpy
 
 from . import _dispatch, _handwritten
-from ._registry import HOST_MODULES, NUMPY_MODULES, NUMPY_OWN, ROUTED_MODULES
+from ._registry import HOST_MODULES, NUMPY_MODULES, NUMPY_OWN, NUMPY_TESTING_SCALAR_ASSERTS, ROUTED_MODULES
 
 _ufuncs = {}  # numpy ufunc -> xpshim ufunc
 
@@ -114,7 +114,7 @@ class HostModule(types.ModuleType):
         if name.startswith("__"):
             raise AttributeError(name)
         obj = getattr(self._np, name)
-        if callable(obj) and not isinstance(obj, type):
+        if callable(obj) and not isinstance(obj, type) and not getattr(obj, "__module__", "").startswith("xpshim"):
             obj = _dispatch.on_host(f"{self.__name__}.{name}", obj, self.__name__)
         setattr(self, name, obj)
         return obj
@@ -142,12 +142,30 @@ def routed_module(sub):
     return mod
 
 
+def host_copy_numpy_testing():
+    """Make numpy.testing's scalar-path asserts (``_registry.NUMPY_TESTING_SCALAR_ASSERTS``)
+    copy GPU arrays to the host first, as xpshim.testing's do: test code keeps
+    ``from numpy.testing import assert_equal``. Without GPU arrays they are NumPy's own."""
+    import numpy.testing
+    from numpy.testing._private import utils
+
+    for name in NUMPY_TESTING_SCALAR_ASSERTS:
+        f = getattr(utils, name)
+        if getattr(f, "__module__", "").startswith("xpshim"):
+            continue  # already done
+        w = _dispatch.on_host(f"numpy.testing.{name}", f, "xpshim.testing")
+        setattr(utils, name, w)  # assert_equal recurses through this global
+        if getattr(numpy.testing, name, None) is f:
+            setattr(numpy.testing, name, w)
+
+
 def register_submodules():
     """Make every routed and NumPy-own submodule importable (``import xpshim.linalg``)."""
     for sub in ROUTED_MODULES:
         routed_module(sub)
     for sub in HOST_MODULES:
         host_module(sub)
+    host_copy_numpy_testing()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # numpy.core and numpy.matlib warn on import
         for sub in NUMPY_MODULES:

@@ -10,6 +10,7 @@ copy is counted in ``xpshim.stats()``. Device code gets it without a copy
 (``__cuda_array_interface__``, ``__dlpack__``).
 """
 
+import builtins
 import operator
 import sys
 
@@ -220,7 +221,7 @@ class ndarray(metaclass=_NdarrayMeta):
     itemsize = property(lambda s: s._a.itemsize, doc="Bytes per element.")
     nbytes = property(lambda s: s._a.nbytes, doc="Bytes of all elements.")
     strides = property(lambda s: s._a.strides, doc="Bytes to step in each dimension.")
-    flags = property(lambda s: s._a.flags, doc="Memory layout flags (CuPy's Flags object).")
+    flags = property(lambda s: Flags(s._a.flags), doc="Memory layout flags, as NumPy's flags object.")
     data = property(lambda s: s._a.data, doc="The device memory pointer (cupy.cuda.MemoryPointer).")
     device = property(lambda s: s._a.device, doc="The CUDA device holding the data.")
     T = property(lambda s: wrap(s._a.T), doc="Transposed view.")
@@ -348,6 +349,19 @@ class ndarray(metaclass=_NdarrayMeta):
         """A copy on the same device."""
         return wrap(self._a.copy(order))
 
+    def view(self, dtype=None, type=None):
+        """A view of the same GPU memory, as ``numpy.ndarray.view``: ``x.view(np.ndarray)`` and
+        ``x.view(x.__class__)`` give a GPU view; another NumPy subclass lives on the host (a
+        counted, warned copy, not a view)."""
+        if isinstance(dtype, builtins.type) and issubclass(dtype, ndarray):  # view(ArrayClass)
+            dtype, type = None, dtype
+        if type is not None and type is not ndarray and type is not numpy.ndarray:
+            from . import _fallback
+
+            kw = {"type": type} if dtype is None else {"dtype": dtype, "type": type}  # (NumPy reads None as float64)
+            return _fallback.run_method(self, "view", (), kw, f"{type.__name__} arrays live on the host")
+        return wrap(self._a.view() if dtype is None else self._a.view(dtype))
+
     # -- Python protocol -------------------------------------------------
     def __repr__(self):
         return repr(host(self, "repr"))
@@ -431,6 +445,65 @@ class ndarray(metaclass=_NdarrayMeta):
         if device == "cpu":
             return host(self, "to_device('cpu')")
         return self
+
+
+class Flags:
+    """``x.flags`` of a GPU array: NumPy's flags object (attributes, keys, ``==``) over CuPy's
+    three flags (contiguity and ownership). GPU memory is always aligned and writeable."""
+
+    __slots__ = ("c_contiguous", "f_contiguous", "owndata")
+    aligned = writeable = True
+    writebackifcopy = False
+    _BITS = (("c_contiguous", 0x1), ("f_contiguous", 0x2), ("owndata", 0x4), ("writeable", 0x400),
+             ("aligned", 0x100), ("writebackifcopy", 0x2000))
+    _KEYS = {"C_CONTIGUOUS": "c_contiguous", "C": "c_contiguous", "CONTIGUOUS": "c_contiguous",
+             "F_CONTIGUOUS": "f_contiguous", "F": "f_contiguous", "FORTRAN": "f_contiguous",
+             "OWNDATA": "owndata", "O": "owndata", "WRITEABLE": "writeable", "W": "writeable",
+             "ALIGNED": "aligned", "A": "aligned", "WRITEBACKIFCOPY": "writebackifcopy", "X": "writebackifcopy",
+             "FNC": "fnc", "FORC": "forc", "BEHAVED": "behaved", "B": "behaved",
+             "CARRAY": "carray", "CA": "carray", "FARRAY": "farray", "FA": "farray"}
+
+    def __init__(self, cupy_flags):
+        self.c_contiguous = bool(cupy_flags.c_contiguous)
+        self.f_contiguous = bool(cupy_flags.f_contiguous)
+        self.owndata = bool(cupy_flags.owndata)
+
+    contiguous = property(lambda s: s.c_contiguous)
+    fortran = property(lambda s: s.f_contiguous)
+    fnc = property(lambda s: s.f_contiguous and not s.c_contiguous)
+    forc = property(lambda s: s.f_contiguous or s.c_contiguous)
+    behaved = property(lambda s: True)
+    carray = property(lambda s: s.c_contiguous)
+    farray = property(lambda s: not s.c_contiguous)  # NumPy's: (aligned or writeable or F) and not C
+    num = property(lambda s: sum(bit for name, bit in s._BITS if getattr(s, name)))
+
+    def __getitem__(self, key):
+        name = self._KEYS.get(key)
+        if name is None:
+            raise KeyError("Unknown flag")
+        return getattr(self, name)
+
+    def __setattr__(self, name, value):
+        name = self._KEYS.get(name, name)
+        if name in ("writeable", "aligned", "writebackifcopy"):
+            if bool(value) == getattr(self, name):
+                return  # already so
+            raise ValueError(f"cannot set the {name} flag of a GPU array to {bool(value)} (GPU memory is "
+                             "always writeable and aligned); copy it to the host (xpshim.asnumpy) for that")
+        object.__setattr__(self, name, value)
+
+    __setitem__ = __setattr__
+
+    def __eq__(self, other):
+        try:
+            return all(bool(getattr(other, n)) == getattr(self, n) for n, _ in self._BITS)
+        except AttributeError:
+            return NotImplemented
+
+    __hash__ = None
+
+    def __repr__(self):
+        return "".join(f"  {n.upper()} : {getattr(self, n)}\n" for n, _ in self._BITS)
 
 
 def _c_strides(shape, itemsize):

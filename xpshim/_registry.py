@@ -25,6 +25,11 @@ ROUTED_MODULES = {
 # NumPy's submodules whose functions take GPU arrays as host copies (counted): their
 # code compares and prints on the host, and some of it (assert_equal) never converts.
 HOST_MODULES = ("testing",)
+# numpy.testing's functions that take an object that is not a numpy.ndarray for a scalar and
+# compare it with == and bool() (a GPU array raises there): code that imported them from
+# numpy.testing gets them with GPU arrays copied to the host (counted). The other asserts
+# already convert with asanyarray.
+NUMPY_TESTING_SCALAR_ASSERTS = ("assert_equal", "assert_almost_equal", "assert_approx_equal")
 # NumPy's own submodules, handed out unchanged: they work on GPU arrays by
 # converting them (each copy counted), or they never see arrays at all.
 NUMPY_MODULES = (
