@@ -89,7 +89,7 @@ def _choices(v):
     leaves = [_arraylike(x) if type(x) is list or type(x) is tuple else dev(x) for x in v]
     dt = numpy.result_type(*[x.dtype if hasattr(x, "dtype") else x for x in leaves])
     # (NumPy casts the choices unsafely: a Python int out of range wraps, as here)
-    leaves = [(x if hasattr(x, "shape") else xp.full((), x)).astype(dt, copy=False) for x in leaves]
+    leaves = [(x if isinstance(x, xp.ndarray) else xp.full((), x)).astype(dt, copy=False) for x in leaves]
     return xp.stack(xp.broadcast_arrays(*leaves))
 
 

@@ -64,11 +64,15 @@ def dot_last(a, b):
     dout = numpy.result_type(a.dtype, wd)
     if dout.kind not in "iuf" or _backend.xp.__name__ != "cupy":
         return None
+    cp = _backend.xp
     raw = a._a
     cols = [raw[..., j] for j in range(k)]
+    out = cp.empty(raw.shape[:-1], dout)  # given, it sets O for CuPy
     if isinstance(w, list):
-        return wrap(_kernel(k, False)(*cols, *[dout.type(v) for v in w]))
-    return wrap(_kernel(k, True)(*cols, w.astype(dout, copy=False)))
+        _kernel(k, False)(*cols, *[dout.type(v) for v in w], out)
+    else:
+        _kernel(k, True)(*cols, w.astype(dout, copy=False), out)
+    return wrap(out)
 
 
 def make_dot(routed):
