@@ -157,3 +157,9 @@ def test_device_auto_in_a_cpu_default_process_makes_gpu_arrays(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["gpu", "gpu", "ndarray", "ndarray"]
+
+
+def test_bad_pinned_cap_names_the_fix():
+    r = py("import xpshim", XPSHIM_PINNED_RESULTS_MAX="4GB")
+    assert r.returncode != 0
+    assert "ConfigError" in r.stderr and "XPSHIM_PINNED_RESULTS_MAX='4GB'" in r.stderr and "integer" in r.stderr

@@ -29,7 +29,22 @@ CHUNK = 16 << 20  # bytes per staging buffer
 NBUF = 3  # staging buffers: one filling, one in flight, one spare
 _THREADS = max(1, min(8, (os.cpu_count() or 1)))
 _PIECE = 2 << 20  # bytes per thread within a chunk
-RESULT_CAP = int(os.environ.get("XPSHIM_PINNED_RESULTS_MAX", 4 << 30))  # pinned bytes held by results
+
+
+def _cap():
+    v = os.environ.get("XPSHIM_PINNED_RESULTS_MAX", "")
+    if not v:
+        return 4 << 30
+    try:
+        return int(v)
+    except ValueError:
+        from ._errors import ConfigError
+
+        raise ConfigError(f"XPSHIM_PINNED_RESULTS_MAX={v!r} is not a number of bytes; give an integer "
+                          "(e.g. 4294967296), or unset it for the default of 4 GiB") from None
+
+
+RESULT_CAP = _cap()  # pinned bytes that live results of device-to-host copies may hold
 
 _lock = threading.Lock()
 _state = {}  # staging buffers, events, pool; made on first use
