@@ -80,6 +80,12 @@ def rows():
     return out
 
 
+def share():
+    """(GPU-native callables, all callables) for the installed NumPy and CuPy."""
+    rs = rows()
+    return sum(1 for _, w, _ in rs if w != "host"), len(rs)
+
+
 def report():
     rs = rows()
     counts = {}

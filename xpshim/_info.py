@@ -60,6 +60,12 @@ def report():
     else:
         lines.append(f"  GPU           none usable: {st.reason}")
     lines.append(f"  numba @jit    {_numba.status()}")
+    from ._coverage import share
+
+    native, total = share()
+    if total:
+        lines.append(f"  GPU coverage  {native} of {total} NumPy callables run on the GPU ({100.0 * native / total:.1f}%); "
+                     "`python -m xpshim gaps` lists the rest")
     lines.append("  known problems: " + ("none detected" if not problems else ""))
     lines += [f"    - {p}" for p in problems]
     return "\n".join(lines)
