@@ -81,7 +81,7 @@ def _loops(name, dtype=None):
     return fam
 
 
-def _finish(xp, r, out):
+def _finish(r, out):
     if out is None:
         return r
     out[...] = r
@@ -99,7 +99,7 @@ def accumulate(npu, array, axis=0, dtype=None, out=None):
     x = a.astype(rdt, copy=False)
     n = a.shape[axis]
     if n == 0 or x.size == 0:
-        return _finish(xp, xp.empty(a.shape, rdt), out)
+        return _finish(xp.empty(a.shape, rdt), out)
     y, rest = _lanes(xp, x, axis)
     if _associative(npu.__name__, rdt):
         f = getattr(xp, npu.__name__)
@@ -114,7 +114,7 @@ def accumulate(npu, array, axis=0, dtype=None, out=None):
         r = xp.empty_like(y)
         _kernels.launch(acc_k, y.shape[1], y, r, n, y.shape[1])
     r = xp.ascontiguousarray(xp.moveaxis(r.reshape((n,) + rest), 0, axis))
-    return _finish(xp, r, out)
+    return _finish(r, out)
 
 
 @implements("ufunc.reduce", kwargs={"axis", "dtype", "out", "keepdims", "initial", "where"}, how="numba")
@@ -160,7 +160,7 @@ def reduce(npu, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NO
         r = r.reshape(rest)
     if keepdims:
         r = xp.expand_dims(r, tuple(range(array.ndim)) if full else axis)
-    return _finish(xp, r, out)
+    return _finish(r, out)
 
 
 @implements("ufunc.reduceat", kwargs={"axis", "dtype", "out"}, how="numba")
@@ -181,7 +181,7 @@ def reduceat(npu, array, indices, axis=0, dtype=None, out=None):
     r = xp.empty((k, y.shape[1]), rdt)
     _kernels.launch(_loops(npu.__name__, a.dtype)[2], k * y.shape[1], y, idx.astype(numpy.int64), r, n, k, y.shape[1])
     r = xp.ascontiguousarray(xp.moveaxis(r.reshape((k,) + rest), 0, axis))
-    return _finish(xp, r, out)
+    return _finish(r, out)
 
 
 @implements("ufunc.at", kwargs=set(), how="numba")
