@@ -168,6 +168,10 @@ def test_out_argument(gpu):
     check(f32, (a * 2 + b).astype(numpy.float32))
     u(da, db, out=da)  # in place over an input
     check(da, a * 2 + b)
+    x, hx = np.arange(8.0), numpy.arange(8.0)
+    u(x[:-1], x[1:], out=x[1:])  # partly overlapping: read before written, as NumPy
+    u(hx[:-1], hx[1:], out=hx[1:])
+    check(x, hx)
     with pytest.raises(TypeError, match="same_kind"):
         u(da, db, out=np.zeros((6, 8), dtype=np.int64))
     with pytest.raises(ValueError):
