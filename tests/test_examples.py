@@ -68,3 +68,55 @@ def test_matmul_cpu(cpu):
 
 def test_matmul_gpu(gpu):
     _check_matmul(120)
+
+
+def _run_own_kernel(n=3000):
+    import own_kernel
+
+    out = own_kernel.main(["--n", str(n)])  # checks itself against NumPy
+    numpy.testing.assert_allclose(xpshim.asnumpy(out), 2.0 * numpy.linspace(0.0, 1.0, n) + 1.0, rtol=1e-12)
+    return out
+
+
+def test_own_kernel_cpu(cpu, capsys):
+    out = _run_own_kernel()
+    assert type(out) is numpy.ndarray
+    assert "ran on the CPU arrays" in capsys.readouterr().out
+
+
+@pytest.fixture
+def simulated_interface(gpu, monkeypatch):
+    """On the stand-in, Numba's simulator gets each xpshim array's own memory, as a real GPU's
+    Numba does through __cuda_array_interface__ (the simulator takes only NumPy arrays)."""
+    from xpshim import _kernels
+
+    if gpu == "fake":
+        from numba.cuda.simulator import kernel as simkernel
+
+        call = simkernel.FakeCUDAKernel.__call__
+
+        def with_interface(self, *args):
+            return call(self, *[_kernels.arg(a._a) if type(a) is xpshim.ndarray else a for a in args])
+
+        monkeypatch.setattr(simkernel.FakeCUDAKernel, "__call__", with_interface)
+    return gpu
+
+
+def test_own_kernel_gpu(simulated_interface, capsys):
+    import own_kernel
+
+    x, y, out = xpshim.arange(5.0), xpshim.ones(5), xpshim.zeros(5)
+    xpshim.reset_stats()
+    own_kernel.saxpy[1, 32](3.0, x, y, out)
+    from conftest import transfers
+
+    assert transfers() == 0  # the kernel wrote out's own memory
+    numpy.testing.assert_array_equal(xpshim.asnumpy(out), 3.0 * numpy.arange(5.0) + 1.0)
+    base = xpshim.zeros(10)
+    own_kernel.saxpy[1, 32](1.0, x, y, base[::2])  # a strided view, written in place
+    want = numpy.zeros(10)
+    want[::2] = numpy.arange(5.0) + 1.0
+    numpy.testing.assert_array_equal(xpshim.asnumpy(base), want)
+    out = _run_own_kernel()
+    assert xpshim.get_device(out) == "gpu"
+    assert "ran on the GPU arrays" in capsys.readouterr().out

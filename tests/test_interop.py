@@ -158,3 +158,48 @@ def test_numba_cuda_sees_the_same_memory(real_gpu):
     d = np.arange(4.0)
     assert cuda.as_cuda_array(d).__cuda_array_interface__["data"][0] == _ptr(d)
     assert dev.shape == (4,)
+
+
+_PTX_CHECK = """
+import sys
+import numpy
+import xpshim as np
+from xpshim import _backend
+import fakecupy
+_backend.install(fakecupy, "stand-in")
+if not hasattr(numpy, "row_stack"):
+    numpy.row_stack = numpy.vstack  # numba-cuda 0.30 with NumPy 2.5 (xpshim._kernels)
+import numba
+from numba import cuda, types
+def saxpy(a, x, y, out):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = a * x[i] + y[i]
+view = np.arange(10.0)[::2]
+t, c = numba.typeof(view), numba.typeof(np.arange(5.0))
+assert (t.layout, c.layout) == ("A", "C"), (t, c)
+try:
+    cuda.compile_ptx(saxpy, (types.float64, t, c, t), cc=(8, 0))
+except Exception as e:
+    print("SKIP", type(e).__name__, str(e).splitlines()[0] if str(e) else "")
+    sys.exit(0)
+print("PTX OK")
+"""
+
+
+def test_cuda_kernel_compiles_for_xpshim_array_types():
+    # A CUDA kernel is typed by xpshim's Numba registration (the array's own layout:
+    # "A" for a strided view, so its strides are used); compiling to PTX needs no GPU.
+    import os
+    import subprocess
+    import sys
+
+    pytest.importorskip("numba")
+    here = os.path.dirname(os.path.abspath(__file__))
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_ENABLE_CUDASIM"}
+    env["PYTHONPATH"] = os.pathsep.join([os.path.dirname(here), here])
+    r = subprocess.run([sys.executable, "-c", _PTX_CHECK], capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    if r.stdout.startswith("SKIP"):
+        pytest.skip(f"no CUDA compiler here: {r.stdout.strip()}")
+    assert "PTX OK" in r.stdout

@@ -23,6 +23,7 @@ from ._transfer import reset_stats, stats  # noqa: F401
 from ._dispatch import asnumpy, ufunc  # noqa: F401
 from ._handwritten import free_gpu_memory, get_array_module, get_device, to_device  # noqa: F401
 from ._ndarray import ndarray  # noqa: F401
+from ._vectorize import numba_vectorize  # noqa: F401
 from . import _namespace
 
 __version__ = "0.1.0"
@@ -34,7 +35,7 @@ if _config._resolve_default() == "gpu":
 
 _namespace.register_submodules()
 _OWN = {"device", "stats", "reset_stats", "asnumpy", "to_device", "get_device",
-        "get_array_module", "free_gpu_memory", "ConfigError", "DeviceError", "FallbackError",
+        "get_array_module", "free_gpu_memory", "numba_vectorize", "ConfigError", "DeviceError", "FallbackError",
         "FallbackWarning", "OutOfMemoryError", "TransferWarning", "XpshimError"}
 __all__ = sorted(set(getattr(_numpy, "__all__", ())) | _OWN)
 

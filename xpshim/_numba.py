@@ -75,7 +75,8 @@ def init():
     from ._ndarray import ndarray
 
     class XpshimArray(types.Array):
-        """An xpshim GPU array seen by Numba: a C-contiguous host copy."""
+        """An xpshim GPU array seen by Numba: a host copy under @jit, the array itself
+        (zero-copy) in a CUDA kernel."""
 
         def __init__(self, dtype, ndim, layout="C", readonly=False, aligned=True):
             super().__init__(dtype, ndim, layout, readonly=readonly, aligned=aligned,
@@ -90,7 +91,11 @@ def init():
 
     @typeof_impl.register(ndarray)
     def _typeof(val, c):
-        return XpshimArray(numpy_support.from_dtype(val.dtype), val.ndim)
+        # The layout is the GPU array's own: a CUDA kernel (numba.cuda.jit) is given the
+        # array itself through __cuda_array_interface__, strides and all; @jit gets a
+        # C-contiguous host copy, which layout "A" describes too.
+        layout = "C" if val.flags.c_contiguous else "A"
+        return XpshimArray(numpy_support.from_dtype(val.dtype), val.ndim, layout)
 
     @unbox(XpshimArray)
     def _unbox(typ, obj, c):

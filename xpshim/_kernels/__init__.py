@@ -86,11 +86,14 @@ def problem():
 
 def arg(x):
     """A kernel argument for a backend array: CuPy's as is (CUDA array interface);
-    the test stand-in's NumPy array under the simulator."""
+    under the simulator, the test stand-in's NumPy memory as a simulated device
+    array, used in place whatever its strides (as CuPy's is on a GPU)."""
     h = getattr(x, "_h", None)
     if h is None or not simulated():
         return x
-    return h if h.flags.writeable else h.copy()  # the simulator writes every argument back
+    from numba.cuda.simulator.cudadrv.devicearray import FakeCUDAArray
+
+    return FakeCUDAArray(h)
 
 
 def launch(kernel, n, *args):
