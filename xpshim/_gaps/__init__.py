@@ -27,7 +27,7 @@ in ``xpshim/_kernels`` and are reached through these.
 import importlib
 
 IMPL = {}  # name -> Impl
-_MODULES = ("compose", "linalg", "ufuncs", "generator")
+_MODULES = ("compose", "linalg", "ufuncs", "generator", "numpy_code")
 _loaded = False
 
 
