@@ -301,6 +301,156 @@ CASES["xpshim.block"] = [
     case("1d", lambda D: (([D((2,)), D((3,), seed=1)],), {})),
 ]
 
+# NumPy's own code run on CuPy (xpshim/_gaps/numpy_code.py)
+POLY = FLOAT + ("int64", "complex128")
+EMATH = FLOAT + ("int64", "int8", "uint8", "complex128", "complex64")
+
+
+def P(D, shape, seed=0):
+    return D(shape, special=False, seed=seed)
+
+
+for _m in ("emath", "lib.scimath"):
+    for _n in ("sqrt", "log", "log2", "log10", "arccos", "arcsin", "arctanh"):
+        CASES[f"xpshim.{_m}.{_n}"] = [case("mixed-signs", lambda D: ((D((3, 4), low=-3, high=4),), {}),
+                                           dtypes=EMATH),
+                                      case("in-domain", lambda D: ((abs(D((5,), special=False, low=0, high=2)) * 0.5,), {}),
+                                           dtypes=EMATH)]
+    CASES[f"xpshim.{_m}.logn"] = [case("mixed-signs", lambda D: ((D((3,), seed=1, low=-3, high=4), D((3, 4), low=-3, high=4)), {}),
+                                       dtypes=EMATH),
+                                  case("scalar-base", lambda D: ((2, D((4,), low=-3, high=4)), {}), dtypes=EMATH)]
+    CASES[f"xpshim.{_m}.power"] = [case("negative-base", lambda D: ((D((3, 4), low=-3, high=4), 2), {}), dtypes=EMATH),
+                                   case("negative-exponent", lambda D: ((D((4,), special=False, low=1, high=4),
+                                                                         numpy.array([-1, 2, -2, 1])), {}), dtypes=EMATH)]
+
+_PP = "xpshim.polynomial.polynomial."
+CASES.update({
+    _PP + "polyadd": [case("two", lambda D: ((P(D, (4,)), P(D, (2,), 1)), {}), dtypes=POLY),
+                      case("list", lambda D: (([1, 2], P(D, (3,))), {}), dtypes=POLY, layouts=("c",))],
+    _PP + "polysub": [case("two", lambda D: ((P(D, (2,)), P(D, (4,), 1)), {}), dtypes=POLY)],
+    _PP + "polymul": [case("two", lambda D: ((P(D, (3,)), P(D, (4,), 1)), {}), dtypes=POLY)],
+    _PP + "polymulx": [case("one", lambda D: ((P(D, (3,)),), {}), dtypes=POLY)],
+    _PP + "polydiv": [case("two", lambda D: ((P(D, (5,)), numpy.array([1.0, 2.0, 0.5])), {}), dtypes=POLY),
+                      case("by-zero", lambda D: ((P(D, (3,)), numpy.array([0.0])), {}), dtypes=FLOAT, layouts=("c",))],
+    _PP + "polypow": [case("cube", lambda D: ((P(D, (3,)), 3), {}), dtypes=POLY),
+                      case("negative", lambda D: ((P(D, (3,)), -1), {}), dtypes=FLOAT, layouts=("c",))],
+    _PP + "polyder": [case("m2-scl", lambda D: ((P(D, (5,)),), {"m": 2, "scl": 3}), dtypes=POLY),
+                      case("axis", lambda D: ((P(D, (4, 3)),), {"axis": 1}), dtypes=FLOAT),
+                      case("negative-m", lambda D: ((P(D, (4,)),), {"m": -1}), dtypes=FLOAT, layouts=("c",))],
+    _PP + "polyint": [case("m2-k", lambda D: ((P(D, (4,)),), {"m": 2, "k": [1, 2], "lbnd": 1}), dtypes=POLY),
+                      case("axis", lambda D: ((P(D, (4, 3)),), {"axis": 0, "scl": 2}), dtypes=FLOAT)],
+    _PP + "polyfromroots": [case("roots", lambda D: ((P(D, (4,)),), {}), dtypes=POLY)],
+    _PP + "polyroots": [case("real", lambda D: ((numpy.array([-6.0, 11.0, -6.0, 1.0]),), {}), dtypes=("float64",),
+                             layouts=("c",)),
+                        case("linear", lambda D: ((P(D, (2,)),), {}), dtypes=FLOAT),
+                        case("constant", lambda D: ((P(D, (1,)),), {}), dtypes=FLOAT, layouts=("c",))],
+    _PP + "polyline": [case("scalars", lambda D: ((2, 3), {}), dtypes=("float64",), layouts=("c",))],
+    _PP + "polytrim": [case("tol", lambda D: ((numpy.array([1.0, 2.0, 1e-9, 0.0]),), {"tol": 1e-6}), dtypes=("float64",),
+                            layouts=("c",)),
+                       case("all-small", lambda D: ((numpy.array([1e-9, 0.0]),), {"tol": 1e-6}), dtypes=("float64",),
+                            layouts=("c",))],
+    _PP + "polyfit": [case("cubic", lambda D: ((numpy.linspace(-1, 1, 9), numpy.linspace(-1, 1, 9) ** 3 - 0.5), {"deg": 3}),
+                           dtypes=("float64",), layouts=("c",)),
+                      case("degrees-full", lambda D: ((numpy.linspace(0, 2, 7), numpy.linspace(0, 2, 7) ** 2), {"deg": [0, 2],
+                                                                                                              "full": True}),
+                           dtypes=("float64",), layouts=("c",), post=lambda r: r[0]),
+                      case("bad-deg", lambda D: ((numpy.arange(3.0), numpy.arange(3.0)), {"deg": -1}), dtypes=("float64",),
+                           layouts=("c",))],
+    _PP + "polyval2d": [case("grid", lambda D: ((P(D, (4,)), P(D, (4,), 1), P(D, (2, 3), 2)), {}), dtypes=POLY)],
+    _PP + "polyval3d": [case("grid", lambda D: ((P(D, (3,)), P(D, (3,), 1), P(D, (3,), 2), P(D, (2, 2, 2), 3)), {}), dtypes=POLY)],
+    _PP + "polygrid2d": [case("grid", lambda D: ((P(D, (4,)), P(D, (3,), 1), P(D, (2, 3), 2)), {}), dtypes=POLY)],
+    _PP + "polygrid3d": [case("grid", lambda D: ((P(D, (2,)), P(D, (3,), 1), P(D, (2,), 2), P(D, (2, 2, 2), 3)), {}),
+                              dtypes=POLY)],
+    _PP + "polyvander2d": [case("deg", lambda D: ((P(D, (4,)), P(D, (4,), 1), [1, 2]), {}), dtypes=POLY)],
+    _PP + "polyvander3d": [case("deg", lambda D: ((P(D, (4,)), P(D, (4,), 1), P(D, (4,), 2), [1, 2, 1]), {}), dtypes=POLY)],
+    "xpshim.polynomial.polyutils.getdomain": [case("real", lambda D: ((P(D, (5,)),), {}), dtypes=FLOAT + ("int64",)),
+                                              case("complex", lambda D: ((P(D, (5,)),), {}), dtypes=("complex128",))],
+    "xpshim.polynomial.polyutils.mapdomain": [case("lists", lambda D: ((P(D, (5,)), [-1, 1], [0, 3]), {}), dtypes=FLOAT)],
+    "xpshim.polynomial.polyutils.mapparms": [case("arrays", lambda D: ((P(D, (2,)), P(D, (2,), 1)), {}), dtypes=FLOAT)],
+})
+
+CASES.update({
+    "xpshim.insert": [case("scalar", lambda D: ((D((3, 4)), 1, 9), {})),
+                      case("axis-list", lambda D: ((D((3, 4)), [1, 3], D((2,), seed=1)), {"axis": 1})),
+                      case("slice", lambda D: ((D((3, 4)), slice(0, 2), 5), {"axis": 0})),
+                      case("array-index", lambda D: ((D((5,)), numpy.array([0, 2, 2]), D((3,), seed=1)), {})),
+                      case("negative", lambda D: ((D((5,)), -2, 7), {})),
+                      case("out-of-bounds", lambda D: ((D((5,)), 9, 1), {}), layouts=("c",)),
+                      case("2d-index", lambda D: ((D((5,)), numpy.array([[0, 1]]), 1), {}), layouts=("c",))],
+    "xpshim.geomspace": [case("scalars", lambda D: ((1, 1000, 4), {}), dtypes=("float64",), layouts=("c",)),
+                         case("arrays-axis", lambda D: ((numpy.array([1.0, -2.0]), numpy.array([16.0, -32.0])),
+                                                        {"num": 5, "axis": 1, "endpoint": False}), dtypes=("float64",),
+                              layouts=("c",)),
+                         case("complex", lambda D: ((1j, 1000j), {"num": 4}), dtypes=("float64",), layouts=("c",)),
+                         case("dtype", lambda D: ((numpy.array([2.0, 3.0]), 100.0), {"num": 3, "dtype": "int64"}),
+                              dtypes=("float64",), layouts=("c",)),
+                         case("zero", lambda D: ((numpy.array([0.0, 1.0]), 10), {}), dtypes=("float64",), layouts=("c",))],
+    "xpshim.unstack": [case("axis0", lambda D: ((D((3, 4)),), {})),
+                       case("axis-neg", lambda D: ((D((2, 3, 4)),), {"axis": -1})),
+                       case("0d", lambda D: ((D(()),), {}), layouts=("c",))],
+    "xpshim.histogram_bin_edges": [
+        case(f"bins-{b}", lambda D, b=b: ((D((40,), special=False, seed=3),), {"bins": b}), dtypes=FLOAT + ("int64",))
+        for b in ("auto", "fd", "doane", "scott", "rice", "sturges", "sqrt", 7)] + [
+        case("range", lambda D: ((D((40,), special=False),), {"bins": 5, "range": (-1, 2)}), dtypes=FLOAT + ("int64",)),
+        case("array-bins", lambda D: ((D((10,), special=False), numpy.array([-3.0, 0.0, 4.0])), {})),
+        case("not-monotonic", lambda D: ((D((10,), special=False), numpy.array([0.0, -1.0])), {}), layouts=("c",)),
+        case("not-finite", lambda D: ((D((10,)),), {}), dtypes=FLOAT, layouts=("c",)),
+        case("weights-shape", lambda D: ((D((10,), special=False),), {"weights": numpy.ones(3)}), layouts=("c",))],
+    "xpshim.polyder": [case("m2", lambda D: ((P(D, (5,)),), {"m": 2}), dtypes=POLY),
+                       case("m0", lambda D: ((P(D, (3,)),), {"m": 0}), dtypes=POLY),
+                       case("negative", lambda D: ((P(D, (3,)),), {"m": -1}), dtypes=FLOAT, layouts=("c",))],
+    "xpshim.polyint": [case("m2-k", lambda D: ((P(D, (4,)),), {"m": 2, "k": [1, 2]}), dtypes=POLY),
+                       case("k-scalar", lambda D: ((P(D, (4,)),), {"m": 3, "k": 2}), dtypes=FLOAT),
+                       case("bad-k", lambda D: ((P(D, (4,)),), {"m": 3, "k": [1, 2]}), dtypes=FLOAT, layouts=("c",))],
+    "xpshim.polydiv": [case("two", lambda D: ((P(D, (5,)), numpy.array([1.0, 2.0, 0.5])), {}), dtypes=POLY),
+                       case("longer-divisor", lambda D: ((P(D, (2,)), P(D, (4,), 1)), {}), dtypes=FLOAT)],
+    "xpshim.trim_zeros": [case("axis0", lambda D: ((numpy.pad(D((2, 3), low=1, high=4), 2),), {"axis": 0})),
+                          case("axis-tuple-f", lambda D: ((numpy.pad(D((2, 3), low=1, high=4), 1),), {"axis": (0, 1),
+                                                                                                    "trim": "f"})),
+                          case("all-zero", lambda D: ((numpy.zeros((3, 4), D((1,)).dtype),), {"axis": -1}), layouts=("c",)),
+                          case("bad-trim", lambda D: ((D((3,)),), {"axis": 0, "trim": "x"}), layouts=("c",))],
+    "xpshim.packbits": [case(f"axis{ax}-{bo}", lambda D, ax=ax, bo=bo: ((D((3, 13), dtype=dt),), {"axis": ax, "bitorder": bo}),
+                             dtypes=("bool", "uint8", "int64"))
+                        for ax in (0, 1, -1, None) for bo in ("big", "little") for dt in ("bool",)] + [
+                        case("float", lambda D: ((D((3,), dtype="float64"),), {"axis": 0}), dtypes=("float64",), layouts=("c",)),
+                        case("bad-order", lambda D: ((D((3,), dtype="bool"),), {"axis": 0, "bitorder": "x"}), dtypes=("bool",),
+                             layouts=("c",))],
+    "xpshim.unpackbits": [case(f"axis{ax}-count{c}-{bo}", lambda D, ax=ax, c=c, bo=bo: (
+                                (D((3, 2), dtype="uint8", low=0, high=256),), {"axis": ax, "count": c, "bitorder": bo}),
+                               dtypes=("uint8",))
+                          for ax in (0, 1, None) for c in (None, 3, 20, -3) for bo in ("big", "little")] + [
+                          case("count-too-negative", lambda D: ((D((3, 2), dtype="uint8"),), {"axis": 1, "count": -17}),
+                               dtypes=("uint8",), layouts=("c",)),
+                          case("not-uint8", lambda D: ((D((3,), dtype="int64"),), {"axis": 0}), dtypes=("int64",),
+                               layouts=("c",))],
+    "xpshim.spacing": [case("values", lambda D: ((D((3, 4)),), {}), dtypes=FLOAT + ("float16", "int8", "int64", "bool")),
+                       case("edges", lambda D: ((numpy.array([0.0, -0.0, numpy.inf, -numpy.inf, 5e-324,
+                                                              numpy.finfo(float).max]),), {}), dtypes=("float64",),
+                            layouts=("c",))],
+    "xpshim.einsum_path": [case("greedy", lambda D: (("ij,jk,kl->il", D((3, 4)), D((4, 5)), D((5, 2))), {}), post=str),
+                           case("optimal", lambda D: (("ij,jk,kl,lm", D((2, 9)), D((9, 3)), D((3, 8)), D((8, 2))),
+                                                      {"optimize": "optimal"}), post=str, layouts=("c",)),
+                           case("bad-shapes", lambda D: (("ij,jk", D((3, 4)), D((5, 2))), {}), layouts=("c",))],
+})
+for _n, _s in (("quantile", 1), ("percentile", 100)):
+    CASES[f"xpshim.{_n}"] = [
+        case("weights", lambda D, s=_s: ((D((4, 5), special=False), [0.0, 0.3 * s, s]),
+                                         {"method": "inverted_cdf", "weights": abs(D((4, 5), seed=2, special=False))}),
+             dtypes=FLOAT + ("int64",)),
+        case("weights-axis", lambda D, s=_s: ((D((4, 5), special=False), 0.5 * s),
+                                              {"axis": 1, "method": "inverted_cdf", "weights": abs(D((4, 5), seed=2, special=False))}),
+             dtypes=FLOAT + ("int64",)),
+        case("weights-1d-axis", lambda D, s=_s: ((D((4, 5), special=False), 0.7 * s),
+                                                 {"axis": 0, "method": "inverted_cdf", "weights": numpy.array([1.0, 2.0, 0.0, 3.0])}),
+             dtypes=FLOAT),
+        case("weights-keepdims", lambda D, s=_s: ((D((3, 4), special=False), 0.2 * s),
+                                                  {"axis": 1, "keepdims": True, "method": "inverted_cdf",
+                                                   "weights": numpy.ones((3, 4))}), dtypes=FLOAT, layouts=("c",)),
+        case("weights-other-method", lambda D, s=_s: ((D((4,)), 0.5 * s), {"weights": numpy.ones(4)}), layouts=("c",)),
+        case("weights-negative", lambda D, s=_s: ((D((4,)), 0.5 * s), {"method": "inverted_cdf",
+                                                                        "weights": numpy.array([1.0, -1.0, 1.0, 1.0])}),
+             layouts=("c",), dtypes=FLOAT)]
+
 
 # Cases the GPU version declines: they run on the host, visibly, and still match NumPy.
 DECLINED = {
@@ -332,8 +482,9 @@ def _params():
 
 
 def test_every_entry_has_cases():
-    # the generic ufunc methods ("ufunc.reduce", ...) have their own file: test_ufunc_methods.py
-    missing = sorted(n for n in set(_gaps.table()) - set(CASES) if not n.startswith("ufunc."))
+    # the generic ufunc methods ("ufunc.reduce", ...) have their own file: test_ufunc_methods.py;
+    # the random Generator methods theirs: test_random_gaps.py (and test_random_stats.py)
+    missing = sorted(n for n in set(_gaps.table()) - set(CASES) if not n.startswith(("ufunc.", "random.")))
     assert not missing, f"gap table entries without cases in tests/test_gaps.py: {missing}"
 
 

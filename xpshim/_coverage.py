@@ -49,8 +49,9 @@ def rows():
             if hasattr(obj, "__spec__") or (sub and f"{sub}.{n}" in ROUTED_MODULES):
                 continue  # a module
             name = f"xpshim.{sub}.{n}" if sub else f"xpshim.{n}"
-            if not sub and n in HOST_ONLY:
-                out.append((name, "host", HOST_ONLY[n]))
+            key = f"{sub}.{n}" if sub else n
+            if key in HOST_ONLY:
+                out.append((name, "host", HOST_ONLY[key]))
                 continue
             cpath = None if cupy_sub is None else (f"{cupy_sub}.{n}" if cupy_sub else n)
             has = cp is not None and cpath is not None and _path(cp, cpath) is not None

@@ -87,7 +87,7 @@ METHOD_ARRAY_ARGS = {
 # Keyword values that mean "the default", so they need no fallback.
 NO_OP_KWARGS = {"where": True}
 
-# NumPy callables that run on the host by design, with the reason (the ``gaps`` report
+# NumPy callables that run on the host by design (top-level names, and "<sub>.<name>"), with the reason (the ``gaps`` report
 # lists them apart from the gaps that a GPU version could still fill).
 HOST_ONLY = {
     **{n: "file I/O: the data lives on the host" for n in (
@@ -98,4 +98,10 @@ HOST_ONLY = {
     **{n: "calls a Python function per element or slice" for n in ("piecewise", "apply_along_axis",
                                                                    "apply_over_axes")},
     "isnat": "datetime dtypes: CuPy has none",
+    # in submodules: "<sub>.<name>"
+    **{f"random.{n}": "NumPy's global bit generator, a host object" for n in ("get_bit_generator", "set_bit_generator")},
+    "polynomial.polyutils.format_float": "text output, made on the host",
+    "polynomial.set_default_printstyle": "print configuration: no array data",
+    **{f"lib.array_utils.{n}": "works on Python integers: no array data" for n in ("normalize_axis_index",
+                                                                              "normalize_axis_tuple")},
 }

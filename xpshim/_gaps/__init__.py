@@ -19,15 +19,16 @@ Names: ``xpshim.<name>``, ``xpshim.linalg.<name>``, ...; ufunc methods
 ``xpshim.<ufunc>.<method>``; random Generator methods
 ``random.Generator.<method>`` (gets the CuPy Generator first).
 
-Families, one module each: ``compose`` (CuPy compositions), ``ufuncs``
-(ufunc methods), ``generator`` (random distributions); Numba CUDA kernels live
+Families, one module each: ``compose`` (CuPy compositions), ``linalg``, ``ufuncs``
+(ufunc methods), ``generator`` (random Generator methods, from the CuPy Generator's
+own), ``numpy_code`` (NumPy's own Python code run on CuPy, see ``_rebind``); Numba CUDA kernels live
 in ``xpshim/_kernels`` and are reached through these.
 """
 
 import importlib
 
 IMPL = {}  # name -> Impl
-_MODULES = ("compose", "linalg", "ufuncs", "generator")
+_MODULES = ("compose", "linalg", "ufuncs", "generator", "numpy_code")
 _loaded = False
 
 

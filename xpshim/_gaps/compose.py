@@ -1,6 +1,7 @@
 """Module-level NumPy functions CuPy lacks, written as compositions of CuPy operations."""
 
 import math
+import operator
 
 import numpy
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
@@ -462,3 +463,89 @@ def vecmat(x1, x2, /, out=None, **kw):
     """numpy.vecmat: conj(vector) times matrix."""
     _gufunc_plain("vecmat", kw)
     return _out(_matrix_vector(x1, x2, "vecmat"), out)
+
+
+# ------------------------------------------------------------------ bits, spacing, einsum_path
+
+def _bit_weights(xp, bitorder):
+    if bitorder not in ("big", "little"):
+        raise ValueError("'order' must be either 'little' or 'big'")
+    w = xp.asarray([128, 64, 32, 16, 8, 4, 2, 1], dtype=numpy.uint8)
+    return w if bitorder == "big" else w[::-1]
+
+
+@implements("xpshim.packbits", kwargs={"axis"})
+def packbits(a, /, axis=None, bitorder="big"):
+    """numpy.packbits along an axis: the axis last, padded with zeros to a multiple of 8,
+    each group of 8 summed with its bit weights."""
+    xp = _xp()
+    a = xp.asarray(a)
+    if a.dtype.kind not in "biu":
+        raise TypeError("Expected an input array of integer or boolean data type")
+    w = _bit_weights(xp, bitorder)
+    if axis is None:
+        return xp.packbits(a, bitorder=bitorder)
+    ax = normalize_axis_index(axis, a.ndim)
+    b = xp.moveaxis(a != 0, ax, -1)
+    n = b.shape[-1]
+    pad = -n % 8
+    if pad:
+        b = xp.concatenate([b, xp.zeros(b.shape[:-1] + (pad,), dtype=bool)], axis=-1)
+    b = b.reshape(b.shape[:-1] + ((n + pad) // 8, 8)).astype(numpy.uint8)
+    return xp.moveaxis(xp.sum(b * w, axis=-1, dtype=numpy.uint8), -1, ax)
+
+
+@implements("xpshim.unpackbits", kwargs={"axis", "count"})
+def unpackbits(a, /, axis=None, count=None, bitorder="big"):
+    """numpy.unpackbits along an axis and with count=: each byte's bits by shift and mask,
+    then the first ``count`` of them (zeros past the end)."""
+    xp = _xp()
+    a = xp.asarray(a)
+    if a.dtype != numpy.uint8:
+        raise TypeError("Expected an input array of unsigned byte data type")
+    w = _bit_weights(xp, bitorder)
+    if axis is None:
+        a = a.ravel()
+        ax = 0
+    else:
+        ax = normalize_axis_index(axis, a.ndim)
+    b = xp.moveaxis(a, ax, -1)
+    bits = ((b[..., None] & w) != 0).astype(numpy.uint8).reshape(b.shape[:-1] + (b.shape[-1] * 8,))
+    if count is not None:
+        count = operator.index(count)
+        nbits = bits.shape[-1]
+        if count < 0:
+            if -count > nbits:
+                raise ValueError("-count larger than number of elements")
+            count += nbits
+        if count > nbits:
+            bits = xp.concatenate([bits, xp.zeros(bits.shape[:-1] + (count - nbits,), dtype=numpy.uint8)], axis=-1)
+        bits = bits[..., :count]
+    return xp.moveaxis(bits, -1, ax)
+
+
+@implements("xpshim.spacing")
+def spacing(x, /, out=None, **kw):
+    """numpy.spacing: the distance to the next float away from zero (+0 and -0 both towards +inf),
+    nextafter(x, +-inf) - x, in the float type NumPy's ufunc picks for the input."""
+    if kw:
+        raise Decline(f"spacing with {', '.join(sorted(kw))}")
+    xp = _xp()
+    x = xp.asarray(x)
+    dt = numpy.spacing(numpy.zeros(1, x.dtype)).dtype  # the loop NumPy picks (int8 -> float16, ...)
+    x = x.astype(dt, copy=False)
+    inf = xp.asarray(numpy.inf, dtype=dt)
+    r = xp.nextafter(x, xp.where(x >= 0, inf, -inf)) - x
+    return _out(r, out)
+
+
+@implements("xpshim.einsum_path")
+def einsum_path(*operands, optimize="greedy", einsum_call=False):
+    """numpy.einsum_path: the path depends on the shapes alone, so NumPy's runs on host
+    stand-ins of the operands' shapes and dtypes (zero strides: no data is copied)."""
+    if not operands or not isinstance(operands[0], str):
+        raise Decline("the interleaved (operand, sublist) form")
+    xp = _xp()
+    stand_ins = [numpy.broadcast_to(numpy.zeros((), o.dtype), o.shape) if isinstance(o, xp.ndarray) else o
+                 for o in operands[1:]]
+    return numpy.einsum_path(operands[0], *stand_ins, optimize=optimize, einsum_call=einsum_call)

@@ -1,0 +1,87 @@
+"""NumPy functions CuPy lacks that are Python code over functions CuPy has: NumPy's own code
+run on CuPy (``_rebind``), so each is NumPy's algorithm, checks and exceptions, step for step
+on GPU arrays. numpy.polynomial.polynomial and polyutils, numpy.emath, and at the top level
+insert, geomspace, unstack, histogram_bin_edges, trim_zeros(axis=), quantile/percentile(weights=),
+polyder, polyint, polydiv.
+"""
+
+import numpy
+import numpy.polynomial.polynomial as _P
+import numpy.polynomial.polyutils as _pu
+import numpy.lib._scimath_impl as _scimath
+import numpy._core.function_base as _function_base
+import numpy._core.shape_base as _shape_base
+import numpy.lib._function_base_impl as _function_base_impl
+import numpy.lib._histograms_impl as _histograms
+import numpy.lib._polynomial_impl as _polynomial
+
+from . import implements
+from ._rebind import _late, on_device, rebind
+
+
+def _xp():
+    from .. import _backend
+    return _backend.xp
+
+
+def _eigvals(a):
+    # numpy.linalg.eigvals returns a real array when every eigenvalue is real
+    xp = _xp()
+    w = xp.linalg.eigvals(a)
+    if w.dtype.kind == "c" and not bool(xp.any(w.imag != 0)):
+        w = w.real.astype(numpy.result_type(a.dtype, numpy.float64) if a.dtype.kind != "c" else w.real.dtype)
+    return w
+
+
+_np = on_device(linalg=lambda: on_device(numpy.linalg, "linalg", eigvals=lambda: _eigvals))
+PU = rebind(_pu, {"np": _np})
+P = rebind(_P, {"np": _np, "pu": PU})
+
+# CuPy has polyval, polyvander, polycompanion and polyvalfromroots; the rest is here.
+POLYNOMIAL = ("polyadd", "polysub", "polymul", "polymulx", "polydiv", "polypow", "polyder", "polyint",
+              "polyfromroots", "polyroots", "polyline", "polytrim", "polyfit", "polyval2d", "polyval3d",
+              "polygrid2d", "polygrid3d", "polyvander2d", "polyvander3d")
+POLYUTILS = ("getdomain", "mapdomain", "mapparms")
+
+for _n in POLYNOMIAL:
+    # (polytrim is polyutils.trimcoef under another name)
+    implements(f"xpshim.polynomial.polynomial.{_n}")(PU.trimcoef if _n == "polytrim" else getattr(P, _n))
+for _n in POLYUTILS:
+    implements(f"xpshim.polynomial.polyutils.{_n}")(getattr(PU, _n))
+
+# numpy.emath (numpy.lib.scimath): a real input with values out of the real domain becomes
+# complex first (NumPy checks the values: one reduction), then CuPy's ufunc.
+EMATH = rebind(_scimath)
+for _n in ("sqrt", "log", "log2", "log10", "logn", "power", "arccos", "arcsin", "arctanh"):
+    for _m in ("emath", "lib.scimath"):
+        implements(f"xpshim.{_m}.{_n}")(getattr(EMATH, _n))
+
+
+# the top level
+_FB = rebind(_function_base_impl)
+_CF = rebind(_function_base, {"linspace": _late("linspace")})  # (NumPy's passes device= to arange)
+_SB = rebind(_shape_base)
+_H = rebind(_histograms)
+_PI = rebind(_polynomial)
+
+implements("xpshim.insert")(_FB.insert)
+implements("xpshim.geomspace")(_CF.geomspace)
+implements("xpshim.unstack")(_SB.unstack)
+implements("xpshim.histogram_bin_edges")(_H.histogram_bin_edges)
+implements("xpshim.polyder")(_PI.polyder)
+implements("xpshim.polydiv")(_PI.polydiv)
+implements("xpshim.trim_zeros", kwargs={"axis"})(_FB.trim_zeros)
+
+
+@implements("xpshim.polyint")
+def polyint(p, m=1, k=None):
+    xp = _xp()
+    if type(k) in (list, tuple):  # NumPy's atleast_1d reads a list; CuPy's takes arrays only
+        k = xp.asarray(k)
+    return _PI.polyint(p, m, k)
+
+
+# weights= (method="inverted_cdf" only, as NumPy): NumPy's weighted quantile, which finds each
+# slice's quantiles by a search in its cumulative weights (one small search per slice).
+implements("xpshim.quantile", kwargs={"weights"})(_FB.quantile)
+implements("xpshim.percentile", kwargs={"weights"})(_FB.percentile)
