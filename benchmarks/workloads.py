@@ -113,6 +113,7 @@ def measure(mod, n, variant, want, quick, reps):
             first = clock() - t0
             if variant.module is xpshim:
                 entry["transfers"], entry["fallbacks"] = xpshim_counts()
+                entry["placement"] = {d: v["count"] for d, v in xpshim.stats()["placement"].items()}
                 entry["device"] = ",".join(sorted({xpshim.get_device(p) for p in workloads.parts(result)
                                                    if isinstance(p, xpshim.ndarray)})) or "-"
             got = workloads.to_host(result)

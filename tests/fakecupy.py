@@ -9,6 +9,7 @@ the real-GPU tests (``-m gpu``).
 import inspect
 import sys
 import types
+import weakref
 
 import numpy
 
@@ -54,12 +55,29 @@ class _Generator:
         return _func(name, getattr(self._g, name), None, strict=False)
 
 
+# As in CuPy, a view holds its owner array (``base``): the owner's reference count tells
+# whether views of it exist. Owners are found from their NumPy buffer.
+_owners = weakref.WeakValueDictionary()
+
+
+def _adopt(o, r):
+    root = r
+    while isinstance(root.base, numpy.ndarray):
+        root = root.base
+    if root is r:
+        o._base = None
+        _owners[id(r)] = o
+    else:
+        o._base = _owners.get(id(root))
+
+
 def _wrap(r):
     if isinstance(r, numpy.random.Generator):
         return _Generator(r)
     if type(r) is numpy.ndarray:
         o = object.__new__(ndarray)
         o._h = r
+        _adopt(o, r)
         return o
     if isinstance(r, numpy.generic):  # CuPy returns 0-d arrays, not scalars
         return _wrap(numpy.asarray(r))
@@ -148,11 +166,12 @@ class _Flags:
 
 
 class ndarray:
-    __slots__ = ("_h",)
+    __slots__ = ("_h", "_base", "__weakref__")
     __array_priority__ = 100
 
     def __init__(self, shape, dtype=float, memptr=None, strides=None, order="C"):
         self._h = numpy.ndarray(shape, dtype, strides=strides, order=order)
+        _adopt(self, self._h)
 
     shape = property(lambda s: s._h.shape, lambda s, v: setattr(s._h, "shape", v))
     dtype = property(lambda s: s._h.dtype)
@@ -164,7 +183,7 @@ class ndarray:
     flags = property(lambda s: _Flags(s._h))
     T = property(lambda s: _wrap(s._h.T))
     mT = property(lambda s: _wrap(s._h.mT))
-    base = property(lambda s: None if s._h.base is None else _wrap(s._h.base))
+    base = property(lambda s: s._base if s._base is not None else (None if s._h.base is None else _wrap(s._h.base)))
     data = property(lambda s: ("fake-device-pointer", s._h.ctypes.data))
     device = property(lambda s: "fake-gpu:0")
     real = property(lambda s: _wrap(s._h.real), lambda s, v: setattr(s._h, "real", _unwrap(v, False)))

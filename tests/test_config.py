@@ -103,7 +103,7 @@ def test_report_written_at_exit(tmp_path):
     r = py("import xpshim as np; np.sum(np.ones(3))", XPSHIM_REPORT=str(path))
     assert r.returncode == 0, r.stderr
     rep = json.loads(path.read_text())
-    assert set(rep) == {"transfers", "fallbacks"}
+    assert set(rep) == {"transfers", "placement", "fallbacks"}
 
 
 STAND_IN = ("import sys, warnings; sys.path.insert(0, 'tests'); import fakecupy, xpshim as np; "
@@ -143,20 +143,22 @@ def test_out_of_memory_error_names_the_fix(gpu):
 
 def test_device_auto_in_a_cpu_default_process_makes_gpu_arrays(tmp_path):
     # A process started on the CPU (XPSHIM_DEVICE=cpu) that later enters device("auto")
-    # on a machine with a usable GPU (here the stand-in) makes GPU arrays there.
+    # on a machine with a usable GPU (here the stand-in) makes GPU arrays there, from the
+    # crossover size up (smaller ones stay NumPy arrays: size-aware placement).
     code = (
         "import fakecupy, xpshim\n"
         "from xpshim import _backend\n"
         "_backend.xp = fakecupy\n"
         "_backend._status = _backend.GpuStatus(True, 'stand-in', 1)\n"
         "with xpshim.device('auto') as d:\n"
-        "    a = xpshim.ones(3)\n"
+        "    a = xpshim.ones(2**15)\n"
         "    print(d, xpshim.get_device(a), type(a).__name__, type(a + 1).__name__)\n"
+        "    print(xpshim.get_device(xpshim.ones(3)))\n"
     )
     env = dict(os.environ, XPSHIM_DEVICE="cpu", PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "tests")]))
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["gpu", "gpu", "ndarray", "ndarray"]
+    assert out.stdout.split() == ["gpu", "gpu", "ndarray", "ndarray", "cpu"]
 
 
 def test_bad_pinned_cap_names_the_fix():

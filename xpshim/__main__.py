@@ -1,4 +1,5 @@
-"""``python -m xpshim info``: what xpshim chose, and why; ``python -m xpshim gaps``: what runs on the GPU."""
+"""``python -m xpshim info``: what xpshim chose, and why; ``python -m xpshim gaps``: what runs on the GPU;
+``python -m xpshim calibrate [--no-save]``: measure auto mode's CPU/GPU crossover here."""
 
 import sys
 
@@ -7,9 +8,13 @@ from ._info import report
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    if not argv or argv[0] not in ("info", "gaps"):
-        print("usage: python -m xpshim info | gaps", file=sys.stderr)
+    if not argv or argv[0] not in ("info", "gaps", "calibrate"):
+        print("usage: python -m xpshim info | gaps | calibrate [--no-save]", file=sys.stderr)
         return 2
+    if argv[0] == "calibrate":
+        from ._calibrate import main as calibrate
+
+        return calibrate(argv[1:])
     if argv[0] == "gaps":
         from ._coverage import report as gaps
 

@@ -99,26 +99,34 @@ def mark_live():
 
         _ndarray._bind_cupy()  # wrap() recognises CuPy arrays by type from here on
     live = True
+    from . import _placement
+
+    _placement.refresh()
 
 
-def install(module, reason="installed by hand"):
-    """Use ``module`` as the GPU array module and the GPU as the default device.
+def install(module, reason="installed by hand", placement=False):
+    """Use ``module`` as the GPU array module and the GPU as the default device: every
+    array on it (as ``XPSHIM_DEVICE=gpu``), or placed by size (``placement=True``, as auto
+    mode on a GPU).
 
     Tests use this with a NumPy-backed stand-in; returns a function that undoes it.
     """
     global xp, _status, live
-    from . import _config, _ndarray
+    from . import _config, _ndarray, _placement
 
-    saved = (xp, _status, live, _config._default, _ndarray._cupy_ndarray)
+    saved = (xp, _status, live, _config._default, _config._sized, _ndarray._cupy_ndarray, _placement._base_refs)
     xp, _status, live = module, GpuStatus(True, reason, 1), True
-    _config._default = "gpu"
+    _config._default, _config._sized = "gpu", placement
     _ndarray._bind_cupy()
     _raw_types.clear()
+    _placement._base_refs = None
+    _placement.refresh()
 
     def undo():
         global xp, _status, live
-        xp, _status, live, _config._default, _ndarray._cupy_ndarray = saved
+        xp, _status, live, _config._default, _config._sized, _ndarray._cupy_ndarray, _placement._base_refs = saved
         _raw_types.clear()
+        _placement.refresh()
     return undo
 
 

@@ -7,9 +7,12 @@ XPSHIM_DEVICE    auto | cpu | gpu | dask   where new arrays are made (default au
 XPSHIM_FALLBACK  warn | silent | raise   what a host fallback does (default warn)
 XPSHIM_TRANSFERS count | warn        implicit copies are always counted; ``warn`` also warns
 XPSHIM_REPORT    path                write ``xpshim.stats()`` there as JSON at exit
+XPSHIM_CROSSOVER elements            in auto mode, arrays smaller than this stay on the CPU
+                                     (default: the calibrated value, else 2**15; see _placement)
 """
 
 import contextlib
+import json
 import os
 import threading
 
@@ -36,17 +39,88 @@ fallback_policy = _read("XPSHIM_FALLBACK", FALLBACKS, "warn")
 transfer_policy = _read("XPSHIM_TRANSFERS", TRANSFERS, "count")
 report_path = os.environ.get("XPSHIM_REPORT") or None
 
+# The size-aware placement of auto mode (xpshim/_placement.py). The default sits between the
+# crossovers measured on an H200 (benchmarks/results/h200-v4.md, "crossover"): NumPy matches
+# xpshim-gpu at about 2.2e4 float64 elements for an elementwise chain (0.82 ns an element
+# against a flat 18.5 us a call) and at about 5.3e4 for a sum (0.30 ns against 16 us);
+# 2**15 = 32768 lies between the two.
+DEFAULT_CROSSOVER = 2**15
+
+
+def _read_crossover():
+    raw = os.environ.get("XPSHIM_CROSSOVER", "").strip()
+    if not raw:
+        return None
+    try:
+        number = float(raw.replace("_", ""))  # 32768, 32_768 and 3.2e4 all read
+    except ValueError:
+        number = -1.0
+    if not (0 <= number < 2**63) or number != int(number):
+        raise ConfigError(
+            f"XPSHIM_CROSSOVER={raw!r} is not a number of elements; use a whole number >= 0 "
+            "(e.g. XPSHIM_CROSSOVER=32768; 0 puts every array on the GPU), run "
+            "`python -m xpshim calibrate` to measure it here, or unset XPSHIM_CROSSOVER for the default"
+        )
+    return int(number)
+
+
+crossover_env = _read_crossover()
+
+
+def calibration_path():
+    """Where ``python -m xpshim calibrate`` saves the crossover it measured."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "xpshim", "crossover.json")
+
+
+_crossover = None  # (elements, where the value came from), resolved once the GPU is in use
+
+
+def crossover():
+    """(elements, source): arrays smaller than ``elements`` stay on the CPU in auto mode."""
+    global _crossover
+    if _crossover is None:
+        if crossover_env is not None:
+            _crossover = (crossover_env, f"XPSHIM_CROSSOVER={os.environ['XPSHIM_CROSSOVER'].strip()}")
+        else:
+            _crossover = _calibrated() or (DEFAULT_CROSSOVER, "the default, 2**15 (measured on an H200)")
+    return _crossover
+
+
+def _calibrated():
+    from . import _backend
+
+    path = calibration_path()
+    try:
+        with open(path) as f:
+            saved = json.load(f)
+        value = int(saved["crossover"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    st = _backend.gpu_status()
+    if saved.get("gpu") and saved["gpu"] not in st.reason:
+        return None  # measured on another GPU
+    return value, f"calibrated {saved.get('date', '')} on {saved.get('gpu', 'this GPU')} ({path})"
+
 
 class _Local(threading.local):
     device = None  # "cpu" | "gpu" | "dask" | None (use the process default)
+    sized = None  # True: size-aware placement (device("auto") on a GPU); None: the process default's
 
 
 _local = _Local()
 _default = None  # resolved process default, "cpu", "gpu" or "dask"
+_sized = False  # the process default is auto on a usable GPU: size-aware placement
+
+
+def placing():
+    """True when this thread places arrays by size (auto mode with a GPU), not all on one device."""
+    s = _local.sized
+    return _sized if s is None else s
 
 
 def _resolve_default():
-    global _default
+    global _default, _sized
     if _default is None:
         from . import _backend
 
@@ -62,6 +136,7 @@ def _resolve_default():
             _default = "gpu"
         else:
             _default = "gpu" if _backend.gpu_status().usable else "cpu"
+            _sized = _default == "gpu"
     return _default
 
 
@@ -80,6 +155,9 @@ def why_device():
     if requested_device != "auto":
         return f"forced by XPSHIM_DEVICE={requested_device}"
     st = _backend.gpu_status()
+    if dev == "gpu" and placing():
+        return (f"XPSHIM_DEVICE=auto and a CUDA device is usable ({st.reason}); arrays of fewer "
+                f"than {crossover()[0]} elements stay on the CPU")
     if dev == "gpu":
         return f"XPSHIM_DEVICE=auto and a CUDA device is usable ({st.reason})"
     return f"XPSHIM_DEVICE=auto and no usable GPU: {st.reason}"
@@ -107,12 +185,12 @@ def device(name, **dask_options):
         from . import _dask
 
         with _dask.options(**dask_options):
-            before = _local.device
-            _local.device = "dask"
+            before = _local.device, _local.sized
+            _local.device, _local.sized = "dask", False
             try:
                 yield "dask"
             finally:
-                _local.device = before
+                _local.device, _local.sized = before
         return
     if dask_options:
         raise TypeError(f"device({name!r}) takes no keyword arguments (only device('dask', ...) does)")
@@ -125,9 +203,10 @@ def device(name, **dask_options):
         resolved = "gpu" if _backend.gpu_status().usable else "cpu"
         if resolved == "gpu":
             _backend.mark_live()
-    before = _local.device
-    _local.device = resolved
+    before = _local.device, _local.sized
+    # "auto" on a GPU places by size (_placement); "gpu" puts every new array on the GPU.
+    _local.device, _local.sized = resolved, (name == "auto" and resolved == "gpu")
     try:
         yield resolved
     finally:
-        _local.device = before
+        _local.device, _local.sized = before

@@ -3,6 +3,9 @@
 Where a call runs: on the GPU if any argument is a GPU array; on the CPU if
 any is a NumPy array; otherwise on the current device (``xpshim.device``).
 Creation from data (``array``, ``asarray``, ...) always uses the current device.
+In auto mode on a GPU, sizes decide too (``_placement``): a call without arrays
+makes a small result on the CPU, and a NumPy result that reaches the crossover
+moves to the GPU.
 """
 
 import functools
@@ -10,7 +13,7 @@ import inspect
 
 import numpy
 
-from . import _backend, _config, _fallback, _gaps, _signatures, _transfer
+from . import _backend, _config, _fallback, _gaps, _placement, _signatures, _transfer
 from ._errors import OutOfMemoryError
 from ._ndarray import dev, host, ndarray, wrap
 from ._registry import ARRAY_PARAMS, METHOD_ARRAY_ARGS, NO_OP_KWARGS, SEQUENCE_PARAMS
@@ -284,9 +287,18 @@ def function(modname, name, npf, cupy_path, creation=False):
         def wrapper(*args, **kwargs):
             if not _backend.live:
                 return npf(*args, **kwargs)
-            loc = locate(args, kwargs) or _config.current_device()
+            loc = locate(args, kwargs)
             if loc == "cpu":
-                return npf(*args, **kwargs)
+                r = npf(*args, **kwargs)
+                if type(r) is numpy.ndarray and r.size >= _placement.limit:
+                    return _placement.promote(r, args, kwargs)
+                return r
+            if loc is None:
+                loc = _config.current_device()
+                if loc == "cpu":
+                    return npf(*args, **kwargs)
+                if _config.placing():
+                    return _placement.arrayless(route, args, kwargs)
             return route.gpu(args, kwargs)
 
     where = (f"runs cupy.{cupy_path} on GPU arrays" if cupy_path else
@@ -318,9 +330,14 @@ class ufunc:
     def __call__(self, *args, **kwargs):
         if not _backend.live:
             return self._np(*args, **kwargs)
-        loc = locate(args, kwargs) or _config.current_device()
+        loc = locate(args, kwargs)
+        if loc is None:
+            loc = "cpu" if _config.placing() else _config.current_device()  # scalars and lists: small
         if loc == "cpu":
-            return self._np(*args, **kwargs)
+            r = self._np(*args, **kwargs)
+            if type(r) is numpy.ndarray and r.size >= _placement.limit:
+                return _placement.promote(r, args, kwargs)
+            return r
         r = self._route
         cpf = r.cpf
         if cpf is None:
@@ -345,9 +362,14 @@ class ufunc:
         npm = getattr(self._np, method)
         if not _backend.live:
             return npm(*args, **kwargs)
-        loc = locate(args, kwargs) or _config.current_device()
+        loc = locate(args, kwargs)
+        if loc is None:
+            loc = "cpu" if _config.placing() else _config.current_device()
         if loc == "cpu":
-            return npm(*args, **kwargs)
+            r = npm(*args, **kwargs)
+            if type(r) is numpy.ndarray and r.size >= _placement.limit:  # (outer grows)
+                return _placement.promote(r, args, kwargs)
+            return r
         name = f"{self._route.name}.{method}"
         via = table.get(self.__name__) if table else None
         if via is not None and len(args) == 1:

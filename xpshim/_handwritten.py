@@ -4,7 +4,7 @@ import types
 
 import numpy
 
-from . import _backend, _config, _transfer
+from . import _backend, _config, _placement, _transfer
 from . import _fused
 from ._dispatch import GpuObject, asnumpy, call_gpu, function, non_binding
 from ._ndarray import ndarray, wrap
@@ -25,18 +25,24 @@ def _creation(name):
             return a if r is raw and type(a) is ndarray else wrap(r)
         # Host data (lists, NumPy arrays, PIL images, ...): NumPy reads it, one counted copy moves it.
         kwargs.pop("like", None)
+        sized = _config.placing()  # auto mode: small data stays a NumPy array on the host
         if dtype is None and not args and not kwargs and type(a).__module__.startswith("PIL."):
+            if sized and _placement.image_size(a) < _placement.limit:
+                return npf(a)
             r = _transfer.image_to_device(a, f"{name} of a Pillow image")
             if r is not None:
                 return wrap(r)
         h = npf(a, dtype, *args, **kwargs)
+        if sized and (h.size < _placement.limit or h.dtype.kind not in "biufc"):
+            return h
         return wrap(_transfer.to_device(h, name))
 
     f.__name__ = f.__qualname__ = name
     f.__module__ = "xpshim"
     f.__wrapped__ = npf
     f.__doc__ = (f"xpshim.{name}: makes the array on the current device (xpshim.get_device()); "
-                 f"host data is read by NumPy and copied over once (counted)\n\n{npf.__doc__}")
+                 f"host data is read by NumPy and copied over once (counted); in auto mode, data "
+                 f"smaller than the crossover stays a NumPy array\n\n{npf.__doc__}")
     from ._dispatch import non_binding
 
     return non_binding(f)  # NumPy's are C functions: they do not bind as methods either

@@ -29,7 +29,16 @@ def report():
     lines = ["xpshim " + xpshim.__version__]
     lines.append(f"  device        {_config.current_device()}  ({_config.why_device()})")
     lines.append(f"  XPSHIM_DEVICE={_config.requested_device}  XPSHIM_FALLBACK={_config.fallback_policy}  "
-                 f"XPSHIM_TRANSFERS={_config.transfer_policy}  XPSHIM_REPORT={_config.report_path or '-'}")
+                 f"XPSHIM_TRANSFERS={_config.transfer_policy}  XPSHIM_REPORT={_config.report_path or '-'}  "
+                 f"XPSHIM_CROSSOVER={_config.crossover_env if _config.crossover_env is not None else '-'}")
+    n, source = _config.crossover()
+    if _config.placing():
+        use = f"in use: arrays under {n} elements stay on the CPU, larger ones go to the GPU"
+    elif _config.current_device() == "gpu":
+        use = "not in use: every array goes to the GPU (auto mode places by size)"
+    else:
+        use = "not in use: no GPU (auto mode on a GPU places by size)"
+    lines.append(f"  placement     crossover {n} elements, from {source}; {use}")
     lines.append(f"  python        {platform.python_version()} ({sys.executable})")
     lines.append(f"  numpy         {numpy.__version__}")
     lines.append(f"  cupy          {_cupy_dist()}")

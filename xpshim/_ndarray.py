@@ -1,8 +1,12 @@
 """The GPU-side array type, and what it promises to host code.
 
-An ``xpshim.ndarray`` on the GPU holds one CuPy array (``_a``) and nothing
-else: no host copy, no staleness flags. On the CPU xpshim hands out plain
-``numpy.ndarray`` objects; ``isinstance(x, xpshim.ndarray)`` is true for both.
+An ``xpshim.ndarray`` on the GPU holds one CuPy array (``_a``), or, after auto
+mode moved its data to the host because a Python loop reads and writes it element
+by element (``_placement``), one NumPy array (``_h``) and no ``_a``: never both, so
+nothing goes stale. Scalar indexing and the metadata are then served from the host;
+any other use finds ``_a`` missing and ``__getattr__`` moves the data back first
+(counted). On the CPU xpshim hands out plain ``numpy.ndarray`` objects;
+``isinstance(x, xpshim.ndarray)`` is true for both.
 
 Host code gets the data through the usual protocols (``__array__``, the buffer
 protocol on Python 3.12+, ``__array_interface__``, ``tobytes``), and every such
@@ -16,7 +20,7 @@ import sys
 
 import numpy
 
-from . import _backend, _transfer
+from . import _backend, _placement, _transfer
 
 _new = object.__new__
 
@@ -55,12 +59,16 @@ def wrap(r):
     if t is _cupy_ndarray:
         o = _new(ndarray)
         o._a = r
+        o._h = None
+        o._n = 0
         return o
     if t is tuple or t is list:
         return t(map(wrap, r))
     if _backend.is_raw_gpu_array(r):
         o = _new(ndarray)
         o._a = r
+        o._h = None
+        o._n = 0
         return o
     if isinstance(r, tuple) and hasattr(r, "_fields"):  # a namedtuple
         return t(*map(wrap, r))
@@ -105,13 +113,17 @@ def operand(x):
 
 
 def host(x, reason):
-    """A NumPy copy of a GPU array (counted)."""
+    """A NumPy copy of a GPU array (counted; data placed on the host is copied there)."""
+    if x._h is not None:
+        return x._h.copy()
     return _transfer.to_host(x._a, reason)
 
 
 def _scalar(x, reason):
     """The size-1 CuPy array of ``x`` after counting its copy to the host: the caller
     converts it with CuPy's own (fastest) scalar conversion."""
+    if x._h is not None:
+        return x._h.reshape(())
     a = x._a
     _transfer._record("device_to_host", a.itemsize, reason)
     return a
@@ -200,7 +212,9 @@ class ndarray(metaclass=_NdarrayMeta):
     device, as ``numpy.ndarray(shape, dtype)`` does.
     """
 
-    __slots__ = ("_a", "__weakref__")
+    # _a: the CuPy array; _h: None, or the NumPy array holding the data instead (_a unset);
+    # _n: consecutive scalar accesses (_placement.scalar_access)
+    __slots__ = ("_a", "_h", "_n", "__weakref__")
     __array_priority__ = 100.0
     __hash__ = None
 
@@ -209,18 +223,28 @@ class ndarray(metaclass=_NdarrayMeta):
 
         if _config.current_device() == "cpu" or buffer is not None:
             return numpy.ndarray(shape, dtype, buffer, offset, strides, order)
+        n = _placement.estimate("xpshim.zeros", (shape,), {}) if _config.placing() else None
+        if n is not None and n < _placement.limit:  # auto mode: a small array stays on the host
+            return numpy.ndarray(shape, dtype, buffer, offset, strides, order)
         xp = _backend.require_gpu("xpshim.ndarray")
         return wrap(xp.ndarray(shape, dtype, strides=strides, order=order or "C"))
 
+    def __getattr__(self, name):
+        # Only reached for a missing attribute: _a is missing while the data is on the host.
+        if name == "_a" and self._h is not None:
+            return _placement.back_to_device(self)
+        raise AttributeError(f"'xpshim.ndarray' object has no attribute {name!r}")
+
     # -- attributes ------------------------------------------------------
-    shape = property(lambda s: s._a.shape, lambda s, v: setattr(s._a, "shape", v),
+    # (read from the host data when auto mode has moved it there)
+    shape = property(lambda s: (s._a if s._h is None else s._h).shape, lambda s, v: setattr(s._a, "shape", v),
                      doc="Tuple of array dimensions.")
-    dtype = property(lambda s: s._a.dtype, doc="Data type of the elements (a numpy.dtype).")
-    ndim = property(lambda s: s._a.ndim, doc="Number of dimensions.")
-    size = property(lambda s: s._a.size, doc="Number of elements.")
-    itemsize = property(lambda s: s._a.itemsize, doc="Bytes per element.")
-    nbytes = property(lambda s: s._a.nbytes, doc="Bytes of all elements.")
-    strides = property(lambda s: s._a.strides, doc="Bytes to step in each dimension.")
+    dtype = property(lambda s: (s._a if s._h is None else s._h).dtype, doc="Data type of the elements (a numpy.dtype).")
+    ndim = property(lambda s: (s._a if s._h is None else s._h).ndim, doc="Number of dimensions.")
+    size = property(lambda s: (s._a if s._h is None else s._h).size, doc="Number of elements.")
+    itemsize = property(lambda s: (s._a if s._h is None else s._h).itemsize, doc="Bytes per element.")
+    nbytes = property(lambda s: (s._a if s._h is None else s._h).nbytes, doc="Bytes of all elements.")
+    strides = property(lambda s: (s._a if s._h is None else s._h).strides, doc="Bytes to step in each dimension.")
     flags = property(lambda s: Flags(s._a.flags), doc="Memory layout flags, as NumPy's flags object.")
     data = property(lambda s: s._a.data, doc="The device memory pointer (cupy.cuda.MemoryPointer).")
     device = property(lambda s: s._a.device, doc="The CUDA device holding the data.")
@@ -276,6 +300,8 @@ class ndarray(metaclass=_NdarrayMeta):
     # -- interop: host, each a counted copy -------------------------------
     def get(self, stream=None, order="C", out=None, blocking=True):
         """Copy to a new ``numpy.ndarray`` on the host (counted in ``xpshim.stats()``)."""
+        if self._h is not None and out is None and stream is None:
+            return numpy.array(self._h, order=order)
         if out is not None or stream is not None:
             _transfer._record("device_to_host", self._a.nbytes, "get")
             return self._a.get(stream=stream, order=order, out=out, blocking=blocking)
@@ -318,6 +344,8 @@ class ndarray(metaclass=_NdarrayMeta):
 
     def item(self, *args):
         """Copy one element to a Python scalar (counted)."""
+        if self._h is not None:
+            return self._h.item(*args)
         if args:
             # item(i) indexes the flattened array; item(i, j, ...) one element
             idx = numpy.unravel_index(args[0], self._a.shape) if len(args) == 1 else args
@@ -373,9 +401,11 @@ class ndarray(metaclass=_NdarrayMeta):
         return format(host(self, "format"), spec)
 
     def __len__(self):
-        return len(self._a)
+        return len(self._a if self._h is None else self._h)
 
     def __iter__(self):
+        if self._h is not None and self._h.ndim == 1:
+            return iter(self._h.copy())  # NumPy scalars, as NumPy's iteration gives
         if self._a.ndim == 0:
             raise TypeError("iteration over a 0-d array")
         return map(wrap, self._a)
@@ -414,16 +444,51 @@ class ndarray(metaclass=_NdarrayMeta):
         return wrap(self._a.round(ndigits))
 
     def __getitem__(self, key):
+        if self._h is not None:  # data moved to the host by an element-by-element loop
+            if _placement.scalar_key(key, self._h.ndim):
+                return self._h[key]
+            _placement.back_to_device(self)
         t = type(key)
         if t is int or t is slice or (t is tuple and all(type(k) in _BASIC for k in key)):
-            return wrap(self._a[key])  # basic indexing: CuPy raises as NumPy does
+            r = self._a[key]  # basic indexing: CuPy raises as NumPy does
+            if r.ndim:
+                if self._n > 0:  # (a negative count is the back-off after moving back)
+                    self._n = 0
+                return wrap(r)
+            n = self._n + 1
+            if n < _placement.MIGRATE_AFTER:
+                self._n = n
+                return wrap(r)
+            del r
+            if _placement.scalar_access(self, n):
+                return self._h[key]
+            return wrap(self._a[key])
+        if self._n > 0:
+            self._n = 0
         return wrap(self._a[_index(self, key)])
 
     def __setitem__(self, key, value):
+        h = self._h
+        if h is not None:
+            if _placement.scalar_key(key, h.ndim):
+                h[key] = _placement.host_value(value)
+                return
+            _placement.back_to_device(self)
         t = type(key)
         if t is int or t is slice or (t is tuple and all(type(k) in _BASIC for k in key)):
+            if _placement.scalar_key(key, self._a.ndim):
+                n = self._n + 1
+                if n < _placement.MIGRATE_AFTER:
+                    self._n = n
+                elif _placement.scalar_access(self, n):
+                    self._h[key] = _placement.host_value(value)
+                    return
+            elif self._n > 0:
+                self._n = 0
             self._a[key] = _value(value)
         else:
+            if self._n > 0:
+                self._n = 0
             self._a[_index(self, key)] = _value(value)
 
     # -- NumPy protocols: NumPy ufuncs on GPU arrays run on the GPU --------
@@ -517,7 +582,7 @@ def _c_strides(shape, itemsize):
 def _unpickle(host_array):
     from . import _config
 
-    if _config.current_device() == "gpu":
+    if _config.current_device() == "gpu" and not (_config.placing() and host_array.size < _placement.limit):
         _backend.require_gpu("unpickling an xpshim array")
         return wrap(_transfer.to_device(host_array, "unpickle"))
     return host_array

@@ -25,9 +25,14 @@ _fallbacks = Counter()  # function name -> host runs
 _fallback_sites = defaultdict(Counter)
 
 
-def _record(direction, nbytes, reason):
+_placed = Counter()  # "to_device" | "to_host" -> moves made by auto mode's placement
+_placed_bytes = Counter()
+_placed_sites = defaultdict(Counter)
+
+
+def _site(depth, reason):
     # The user's line, found through a per-code-object cache: this runs on every copy.
-    f = sys._getframe(2)
+    f = sys._getframe(depth)
     inside = _callsite._inside
     while f is not None:
         hit = inside.get(f.f_code)
@@ -36,11 +41,19 @@ def _record(direction, nbytes, reason):
         if not hit:
             break
         f = f.f_back
-    key = (f.f_code.co_filename, f.f_lineno, reason) if f is not None else ("?", 0, reason)
+    return (f.f_code.co_filename, f.f_lineno, reason) if f is not None else ("?", 0, reason)
+
+
+def _tally(counts, sizes, sites, direction, nbytes, reason):
+    key = _site(4, reason)
     with _lock:
-        _count[direction] += 1
-        _bytes[direction] += nbytes
-        _sites[direction][key] += 1
+        counts[direction] += 1
+        sizes[direction] += nbytes
+        sites[direction][key] += 1
+
+
+def _record(direction, nbytes, reason):
+    _tally(_count, _bytes, _sites, direction, nbytes, reason)
     if _config.transfer_policy == "warn":
         fn, line, glb = _callsite.user_frame(3)
         warnings.warn_explicit(
@@ -62,6 +75,25 @@ def to_device(obj, reason, dtype=None):
     if _fast(xp, host.nbytes) and host.dtype.kind not in "OUSV":
         return _pinned.to_device(xp, host)
     return xp.asarray(host)
+
+
+def _record_placement(direction, nbytes, reason):
+    _tally(_placed, _placed_bytes, _placed_sites, direction, nbytes, reason)
+
+
+def place_on_device(host, reason):
+    """Move a NumPy array to the GPU because auto mode's placement decided so (counted there)."""
+    xp = _backend.xp
+    _record_placement("to_device", host.nbytes, reason)
+    if _fast(xp, host.nbytes):
+        return _pinned.to_device(xp, host)
+    return xp.asarray(host)
+
+
+def place_on_host(dev, reason):
+    """Move a CuPy array's data to a new NumPy array for auto mode's placement (counted there)."""
+    _record_placement("to_host", dev.nbytes, reason)
+    return dev.get()
 
 
 def image_to_device(image, reason):
@@ -104,7 +136,12 @@ def stats():
 
         {"transfers": {"host_to_device": {"count": n, "bytes": b, "sites": {...}},
                        "device_to_host": {...}},
-         "fallbacks": {"function name": {"count": n, "sites": {"file:line": n}}}}
+         "placement": {
+                d: {"count": _placed[d], "bytes": _placed_bytes[d],
+                    "sites": {f"{fn}:{line} ({why})": n for (fn, line, why), n in _placed_sites[d].items()}}
+                for d in ("to_device", "to_host")
+            },
+            "fallbacks": {"function name": {"count": n, "sites": {"file:line": n}}}}
     """
     with _lock:
         return {
@@ -112,6 +149,11 @@ def stats():
                 d: {"count": _count[d], "bytes": _bytes[d],
                     "sites": {f"{fn}:{line} ({why})": n for (fn, line, why), n in _sites[d].items()}}
                 for d in ("host_to_device", "device_to_host")
+            },
+            "placement": {
+                d: {"count": _placed[d], "bytes": _placed_bytes[d],
+                    "sites": {f"{fn}:{line} ({why})": n for (fn, line, why), n in _placed_sites[d].items()}}
+                for d in ("to_device", "to_host")
             },
             "fallbacks": {
                 n: {"count": c, "sites": dict(_fallback_sites[n])} for n, c in _fallbacks.items()
@@ -122,9 +164,10 @@ def stats():
 def reset_stats():
     """Zero every counter that ``stats()`` reports."""
     with _lock:
-        for c in (_count, _bytes, _fallbacks):
+        for c in (_count, _bytes, _fallbacks, _placed, _placed_bytes):
             c.clear()
         _sites.clear()
+        _placed_sites.clear()
         _fallback_sites.clear()
 
 

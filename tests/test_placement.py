@@ -1,0 +1,313 @@
+"""Size-aware placement in auto mode (xpshim/_placement.py), on the NumPy-backed stand-in:
+decisions by size, the crossover and its override, moves counted in stats()["placement"],
+element-by-element loops moving a GPU array to the host and back, the loop-heavy workloads,
+and XPSHIM_DEVICE=gpu left as it was."""
+
+import os
+import subprocess
+import sys
+
+import numpy
+import pytest
+
+import xpshim as np
+from xpshim import _backend, _config, _placement
+
+import fakecupy
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks"))
+
+import workloads  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+N = _config.DEFAULT_CROSSOVER
+LOOPS = [n for n in workloads.names() if workloads.load(n).KIND == "loop"]
+
+
+@pytest.fixture
+def auto():
+    """Auto mode on a GPU (the stand-in): arrays placed by size."""
+    undo = _backend.install(fakecupy, "NumPy-backed stand-in for tests", placement=True)
+    try:
+        yield
+    finally:
+        undo()
+
+
+@pytest.fixture
+def crossover():
+    """Set the crossover for one test: crossover(64)."""
+    saved = _config._crossover
+
+    def set_to(n):
+        _config._crossover = (n, "set by the test")
+        _placement.refresh()
+    yield set_to
+    _config._crossover = saved
+    _placement.refresh()
+
+
+@pytest.fixture
+def forced_gpu():
+    undo = _backend.install(fakecupy, "NumPy-backed stand-in for tests")
+    try:
+        yield
+    finally:
+        undo()
+
+
+def placed(direction):
+    return np.stats()["placement"][direction]["count"]
+
+
+def transfers():
+    t = np.stats()["transfers"]
+    return t["host_to_device"]["count"] + t["device_to_host"]["count"]
+
+
+# ---------------------------------------------------------------- decisions by size
+
+@pytest.mark.parametrize("make", [
+    lambda n: np.zeros(n), lambda n: np.ones((1, n)), lambda n: np.empty(n), lambda n: np.full(n, 2.0),
+    lambda n: np.arange(n), lambda n: np.arange(0, n, 1), lambda n: np.linspace(0, 1, n),
+    lambda n: np.asarray(numpy.ones(n)), lambda n: np.array(list(range(n))), lambda n: np.random.rand(n),
+    lambda n: np.random.uniform(0, 1, n), lambda n: np.ndarray((n,)),
+], ids=["zeros", "ones", "empty", "full", "arange", "arange3", "linspace", "asarray", "array-list",
+        "random.rand", "random.uniform", "ndarray"])
+def test_creation_is_placed_by_size(auto, make):
+    assert type(make(N - 1)) is numpy.ndarray
+    big = make(N)
+    assert type(big) is np.ndarray and np.get_device(big) == "gpu"
+    assert placed("to_device") == placed("to_host") == 0  # made where it belongs: nothing moved
+
+
+def test_square_creation_counts_elements(auto):
+    k = int(N**0.5)
+    assert type(np.eye(k - 1)) is numpy.ndarray and type(np.identity(k - 1)) is numpy.ndarray
+    assert np.get_device(np.eye(k + 1)) == "gpu" and np.get_device(np.identity(k + 1)) == "gpu"
+
+
+def test_small_data_stays_the_same_numpy_array(auto):
+    h = numpy.arange(5.0)
+    assert np.asarray(h) is h
+    assert transfers() == 0
+
+
+def test_calls_on_small_numpy_arrays_stay_numpy(auto):
+    a = np.linspace(0, 1, 100)
+    for r in (np.sin(a), np.sum(a), a + 1, np.concatenate([a, a]), np.add.accumulate(a)):
+        assert isinstance(r, (numpy.ndarray, numpy.generic, float))
+    assert placed("to_device") == 0 and transfers() == 0
+
+
+def test_result_past_the_crossover_moves_to_the_gpu(auto):
+    a, b = numpy.ones(200), numpy.arange(200.0)
+    r = np.outer(a, b)
+    assert np.get_device(r) == "gpu"
+    numpy.testing.assert_array_equal(np.asnumpy(r), numpy.outer(a, b))
+    assert placed("to_device") == 1 and np.stats()["placement"]["to_device"]["bytes"] == r.nbytes
+    assert np.get_device(np.multiply.outer(a, b)) == "gpu"  # ufunc methods too
+    assert np.get_device(np.tile(a, 200)) == "gpu"
+
+
+def test_views_outputs_and_arguments_are_not_moved(auto):
+    big = numpy.ones(N)
+    v = np.reshape(big, (2, -1))  # a view of the user's data: writes must still reach it
+    assert type(v) is numpy.ndarray and v.base is big
+    out = numpy.empty(N)
+    assert np.add(big, 1, out=out) is out
+    assert np.asarray_chkfinite(big) is big
+    assert placed("to_device") == 0
+
+
+def test_gpu_arguments_still_decide(auto):
+    g = np.zeros(N)
+    small = numpy.arange(3.0)
+    r = np.concatenate([g, small])
+    assert np.get_device(r) == "gpu" and transfers() == 1  # the existing rule: the copy is counted
+    assert np.get_device(g[:3] + small) == "gpu"
+
+
+def test_crossover_override(auto, crossover):
+    crossover(10)
+    assert np.get_device(np.zeros(10)) == "gpu" and type(np.zeros(9)) is numpy.ndarray
+    crossover(0)
+    assert np.get_device(np.zeros(1)) == "gpu"
+
+
+def test_gpu_context_inside_auto_puts_everything_on_the_gpu(auto):
+    with np.device("gpu"):
+        assert np.get_device(np.zeros(3)) == "gpu"
+        assert np.get_device(np.asarray([1.0, 2.0])) == "gpu"
+    with np.device("auto"):
+        assert type(np.zeros(3)) is numpy.ndarray
+    with np.device("cpu"):
+        assert type(np.zeros(N)) is numpy.ndarray
+
+
+# ---------------------------------------------------------------- element-by-element loops
+
+def gauss_seidel(np, u, f, sweeps=3):
+    n = u.shape[0]
+    for _ in range(sweeps):
+        for i in range(1, n - 1):
+            for j in range(1, n - 1):
+                u[i, j] = 0.25 * (u[i - 1, j] + u[i + 1, j] + u[i, j - 1] + u[i, j + 1] - f[i, j])
+    return u
+
+
+def test_scalar_loop_moves_a_small_gpu_array_to_the_host(auto):
+    f = numpy.random.default_rng(0).random((12, 12))
+    want = gauss_seidel(numpy, numpy.zeros((12, 12)), f)
+    u = np.to_device(numpy.zeros((12, 12)), "gpu")
+    got = gauss_seidel(np, u, f)
+    assert got is u and np.get_device(u) == "gpu"  # the same wrapper; its data now on the host
+    assert u._h is not None
+    assert placed("to_host") == 1 and np.stats()["placement"]["to_host"]["bytes"] == u.nbytes
+    assert placed("to_device") == 0
+    numpy.testing.assert_array_equal(np.asnumpy(u), want)
+    assert u.shape == (12, 12) and u.dtype == numpy.float64 and len(u) == 12 and placed("to_device") == 0
+    assert type(u[1, 1]) is numpy.float64
+    # any other use brings the data back to the GPU first, counted
+    s = u.sum()
+    assert placed("to_device") == 1 and u._h is None
+    assert float(s) == pytest.approx(want.sum())
+    numpy.testing.assert_array_equal(np.asnumpy(u * 2), want * 2)
+
+
+def test_moved_array_serves_reads_and_writes_until_used_otherwise(auto):
+    x = np.to_device(numpy.arange(50.0), "gpu")
+    for i in range(50):
+        x[i] = x[i] * 2
+    assert x._h is not None and placed("to_host") == 1
+    assert x[3] == 6.0 and float(x[3:4][0]) == 6.0  # a slice is GPU work: moved back
+    assert placed("to_device") == 1
+    numpy.testing.assert_array_equal(np.asnumpy(x), numpy.arange(50.0) * 2)
+    # after moving back, it takes longer before it moves again
+    for i in range(_placement.MIGRATE_AFTER + 1):
+        x[i % 50]
+    assert x._h is None and placed("to_host") == 1
+
+
+def test_shared_device_memory_is_not_moved(auto):
+    x = np.to_device(numpy.arange(50.0), "gpu")
+    view = x[10:20]
+    for _ in range(3):
+        for i in range(50):
+            x[i] = i + 1.0
+    assert x._h is None and placed("to_host") == 0  # a view shares its memory: it stays
+    assert float(view[0]) == 11.0
+    y = np.to_device(numpy.arange(50.0), "gpu")
+    raw = y.__cupy_get_ndarray__()  # a raw CuPy handle held elsewhere
+    for _ in range(3):
+        for i in range(50):
+            y[i]
+    assert y._h is None and raw is y._a
+
+
+def test_no_move_with_xpshim_device_gpu(auto):
+    with np.device("gpu"):
+        x = np.zeros(20)
+        for _ in range(5):
+            for i in range(20):
+                x[i] = x[i] + 1
+    assert x._h is None and placed("to_host") == 0
+    numpy.testing.assert_array_equal(np.asnumpy(x), numpy.full(20, 5.0))
+
+
+@pytest.mark.filterwarnings("ignore::xpshim.FallbackWarning")
+@pytest.mark.parametrize("name", LOOPS)
+@pytest.mark.parametrize("limit", [None, 64], ids=["default-crossover", "crossover-64"])
+def test_loop_workloads_in_auto_mode_match_numpy(auto, crossover, name, limit):
+    if limit is not None:
+        crossover(limit)  # arrays of 64+ elements start on the GPU: the loops then move them
+    mod = workloads.load(name)
+    want = workloads.to_host(mod.run(numpy, mod.SIZES["quick"]))
+    got = workloads.to_host(mod.run(np, mod.SIZES["quick"]))
+    why = workloads.mismatch(mod, got, want)
+    assert why is None, why
+
+
+@pytest.mark.parametrize("name", ["gauss_seidel", "edit_distance", "scalar_recurrence"])
+def test_element_loops_run_on_the_host_in_auto_mode(auto, crossover, name):
+    crossover(64)
+    mod = workloads.load(name)
+    mod.run(np, mod.SIZES["quick"])
+    assert placed("to_host") >= 1  # their GPU arrays moved to the host once, not per element
+    assert transfers() + placed("to_host") + placed("to_device") < 20
+
+
+# ---------------------------------------------------------------- XPSHIM_DEVICE=gpu unchanged
+
+def test_forced_gpu_keeps_everything_on_the_gpu(forced_gpu):
+    assert np.get_device(np.zeros(3)) == "gpu"
+    assert np.get_device(np.asarray([1.0])) == "gpu"
+    r = np.outer(numpy.ones(200), numpy.ones(200))  # NumPy arrays in, NumPy out, as before
+    assert type(r) is numpy.ndarray
+    x = np.zeros(10)
+    for _ in range(5):
+        for i in range(10):
+            x[i] = x[i] + 1
+    assert x._h is None
+    assert np.stats()["placement"] == {d: {"count": 0, "bytes": 0, "sites": {}} for d in ("to_device", "to_host")}
+
+
+def py(code, **env):
+    e = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "tests")]), **env)
+    return subprocess.run([sys.executable, "-c", code], env=e, capture_output=True, text=True)
+
+
+@pytest.mark.parametrize("raw,want", [("100", 100), ("3.2e4", 32000), ("32_768", 32768), ("0", 0)])
+def test_crossover_from_the_environment(raw, want):
+    r = py("from xpshim import _config; print(*_config.crossover(), sep='|')", XPSHIM_CROSSOVER=raw)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == f"{want}|XPSHIM_CROSSOVER={raw}"
+
+
+@pytest.mark.parametrize("raw", ["abc", "-5", "1.5", "inf"])
+def test_bad_crossover_names_the_fix(raw):
+    r = py("import xpshim", XPSHIM_CROSSOVER=raw)
+    assert r.returncode != 0
+    assert "ConfigError" in r.stderr and f"XPSHIM_CROSSOVER={raw!r}" in r.stderr
+    assert "calibrate" in r.stderr and "unset XPSHIM_CROSSOVER" in r.stderr
+
+
+def test_default_crossover_and_info():
+    n, source = _config.crossover()
+    assert (n, source.startswith("the default")) == (2**15, True) or "calibrated" in source
+    r = subprocess.run([sys.executable, "-m", "xpshim", "info"], capture_output=True, text=True,
+                       env=dict(os.environ, PYTHONPATH=ROOT, XPSHIM_CROSSOVER="5000"))
+    assert "placement     crossover 5000 elements, from XPSHIM_CROSSOVER=5000" in r.stdout
+
+
+def test_calibrated_value_is_read(tmp_path):
+    code = ("import json, os\nfrom xpshim import _config, _backend\n"
+            "_backend._status = _backend.GpuStatus(True, '1 CUDA device(s), device 0 is Test GPU', 1)\n"
+            "p = _config.calibration_path(); os.makedirs(os.path.dirname(p))\n"
+            "json.dump({'crossover': 12345, 'gpu': 'Test GPU', 'date': '2026-01-01'}, open(p, 'w'))\n"
+            "print(*_config.crossover(), sep='|')\n")
+    r = py(code, XDG_CACHE_HOME=str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    n, source = r.stdout.strip().split("|")
+    assert n == "12345" and "calibrated 2026-01-01 on Test GPU" in source
+
+
+def test_calibrate_refuses_without_a_gpu():
+    if _backend.gpu_status().usable:
+        pytest.skip("a GPU is usable here")
+    r = subprocess.run([sys.executable, "-m", "xpshim", "calibrate"], capture_output=True, text=True,
+                       env=dict(os.environ, PYTHONPATH=ROOT))
+    assert r.returncode == 1 and "needs a usable GPU" in r.stdout
+
+
+def test_calibration_arithmetic(auto):
+    from xpshim import _calibrate
+
+    rows = [(100, 1e-6, 10e-6), (1000, 5e-6, 10e-6), (10000, 20e-6, 10e-6)]
+    c = _calibrate.crossing(rows)
+    assert 1000 < c < 10000
+    assert _calibrate.crossing([(100, 2e-6, 1e-6)]) == 100
+    assert _calibrate.crossing([(100, 1e-6, 2e-6)]) == 100  # never crosses: the largest size
+    table = _calibrate.measure(lambda h: np.to_device(h, "gpu"), lambda: None, sizes=(256, 1024), budget=0.001)
+    assert set(table) == set(_calibrate.CASES) and all(len(r) == 2 for r in table.values())
+    assert "crossover" in _calibrate.report(table, _calibrate.crossover(table))

@@ -1,0 +1,239 @@
+"""Size-aware placement: where arrays live in auto mode (``XPSHIM_DEVICE=auto`` on a GPU).
+
+A small GPU operation costs 10-13 us against about 0.5 us for NumPy's, so below a crossover
+size (``_config.crossover()``, 2**15 elements unless set or calibrated) the CPU wins every
+single operation. In auto mode, therefore:
+
+* arrays made from data or by creation functions stay NumPy arrays on the host when they have
+  fewer elements than the crossover, and go to the GPU when they have more (decided from the
+  size of what is made, before it is made where the arguments tell it);
+* a NumPy result of an xpshim call that reaches the crossover moves to the GPU (one counted
+  move), unless it is a view of host data or one of the arguments;
+* a GPU array read or written element by element (many consecutive scalar ``x[i, j]``) moves
+  its data to the host when nothing else refers to its device memory; the wrapper keeps
+  serving scalar indexing from there, and any other use moves the data back first (counted);
+* a GPU array among a call's arguments still runs the call on the GPU (the existing rule).
+
+``XPSHIM_DEVICE=gpu`` and ``xpshim.device("gpu")`` keep every array on the GPU; none of this
+applies there. Every move is counted in ``xpshim.stats()["placement"]``.
+"""
+
+import math
+import operator
+import sys
+
+import numpy
+
+from . import _backend, _config, _transfer
+
+# Elements from which a NumPy result of an xpshim call moves to the GPU: the crossover once a
+# GPU is in use, else never. Read on the hot path (one comparison).
+limit = sys.maxsize
+
+# Consecutive element accesses of one GPU array before its data moves to the host, plus one
+# per 64 KiB of it (a scalar access costs about 10 us on the GPU, a copy about 10 us plus the
+# bytes at a few GB/s); after moving back, the count restarts from -BACKOFF.
+MIGRATE_AFTER = 16
+BACKOFF = 64
+_NUMERIC = frozenset("biufc")
+
+
+def refresh():
+    """Take the crossover into use (called when the GPU becomes live, and by tests)."""
+    global limit
+    limit = _config.crossover()[0] if _backend.live else sys.maxsize
+
+
+# ---------------------------------------------------------------- results and creation
+
+def _aliases(r, group):
+    for a in group:
+        t = type(a)
+        if t is numpy.ndarray:
+            if numpy.may_share_memory(r, a):
+                return True
+        elif (t is list or t is tuple) and _aliases(r, [b for b in a if type(b) is numpy.ndarray]):
+            return True
+    return False
+
+
+def promote(r, args, kwargs, reason="result"):
+    """``r`` (a NumPy result of at least ``limit`` elements) on the GPU, when auto mode places
+    by size and ``r`` is data of its own: a view of an argument (or of a buffer not NumPy's),
+    or an argument handed back, stays where it is, so that writes through it still land."""
+    if not _config.placing() or r.dtype.kind not in _NUMERIC:
+        return r
+    root = r.base
+    while isinstance(root, numpy.ndarray) and root.base is not None:
+        root = root.base
+    if (root is not None and not isinstance(root, numpy.ndarray)) or _aliases(r, args) or _aliases(r, kwargs.values()):
+        return r
+    from ._ndarray import wrap
+
+    return wrap(_transfer.place_on_device(r, f"{reason} of {r.size} elements"))
+
+
+def arrayless(route, args, kwargs):
+    """A call with no array among its arguments, in auto mode: on the GPU when what it makes
+    will reach the crossover, else NumPy's (whose result still moves when it is large)."""
+    n = estimate(route.name, args, kwargs)
+    if n is None:
+        r = route.npf(*args, **kwargs)
+        if type(r) is numpy.ndarray and r.size >= limit:
+            return promote(r, args, kwargs)
+        return r
+    if n < limit:
+        return route.npf(*args, **kwargs)
+    return route.gpu(args, kwargs)
+
+
+def _prod(shape):
+    if isinstance(shape, (int, numpy.integer)):
+        return int(shape)
+    return math.prod(operator.index(s) for s in shape)
+
+
+def _arg(args, kwargs, i, name, default=None):
+    if i is not None and len(args) > i:
+        return args[i]
+    return kwargs.get(name, default)
+
+
+def _shape_at(i, name):
+    return lambda a, k: _prod(_arg(a, k, i, name))
+
+
+def _square(a, k):
+    n = _arg(a, k, 0, "N", _arg(a, k, 0, "n"))
+    m = _arg(a, k, 1, "M")
+    return int(n) * int(n if m is None else m)
+
+
+def _arange(a, k):
+    if "start" in k or "stop" in k:
+        return None
+    start, stop, step = (0, a[0], 1) if len(a) == 1 else (a[0], a[1], a[2] if len(a) > 2 else k.get("step", 1))
+    if stop is None:
+        start, stop = 0, start
+    return max(0, math.ceil((stop - start) / step))
+
+
+def _num(a, k):
+    return int(_arg(a, k, 2, "num", 50))
+
+
+def _size_at(i):
+    def f(a, k):
+        size = _arg(a, k, i, "size")
+        return 1 if size is None else _prod(size)
+    return f
+
+
+def _dims(a, k):
+    return _prod(a) if a and not k else None
+
+
+# The number of elements a creation function makes, from its arguments (None: unknown).
+_ESTIMATES = {
+    **{f"xpshim.{n}": _shape_at(0, "shape") for n in ("zeros", "ones", "empty", "full")},
+    "xpshim.eye": _square, "xpshim.tri": _square,
+    "xpshim.identity": lambda a, k: int(_arg(a, k, 0, "n")) ** 2,
+    "xpshim.arange": _arange,
+    **{f"xpshim.{n}": _num for n in ("linspace", "logspace", "geomspace")},
+    "xpshim.indices": lambda a, k: _prod(_arg(a, k, 0, "dimensions")) * len(_arg(a, k, 0, "dimensions")),
+    **{f"xpshim.random.{n}": _dims for n in ("rand", "randn")},
+    **{f"xpshim.random.{n}": _size_at(0) for n in ("random", "random_sample", "ranf", "sample",
+                                                    "standard_normal", "standard_exponential")},
+    **{f"xpshim.random.{n}": _size_at(2) for n in ("uniform", "normal", "randint", "random_integers",
+                                                    "lognormal", "logistic", "gumbel", "laplace",
+                                                    "binomial", "gamma", "beta", "f", "wald")},
+    **{f"xpshim.random.{n}": _size_at(1) for n in ("poisson", "exponential", "chisquare",
+                                                    "standard_gamma", "standard_t", "geometric",
+                                                    "pareto", "power", "rayleigh", "weibull", "zipf")},
+}
+
+
+def estimate(name, args, kwargs):
+    """Elements that ``name(*args, **kwargs)`` makes, when that can be told before making it."""
+    f = _ESTIMATES.get(name)
+    if f is None:
+        return None
+    try:
+        return f(args, kwargs)
+    except (TypeError, ValueError, OverflowError, ZeroDivisionError):
+        return None  # NumPy will say what is wrong with the arguments
+
+
+def image_size(image):
+    """Elements of ``numpy.array(pillow_image)``."""
+    return image.width * image.height * len(image.getbands())
+
+
+# ---------------------------------------------------------------- element-by-element loops
+
+_base_refs = None
+
+
+def _holders(x):
+    a = x._a
+    return sys.getrefcount(a)
+
+
+def _unshared(x):
+    """True when nothing but ``x`` refers to its device array (no views, no raw CuPy handle)."""
+    global _base_refs
+    if _base_refs is None:
+        from ._ndarray import wrap
+
+        _base_refs = _holders(wrap(_backend.xp.empty(1)))  # a fresh array, through the same code
+    return x._a.base is None and _holders(x) <= _base_refs
+
+
+def scalar_access(x, n):
+    """The ``n``-th consecutive element access of GPU array ``x``: True when its data has moved
+    to the host (``x._h``), else False with the count kept (``x._n``)."""
+    if not _config.placing():
+        x._n = 0  # every array stays on the GPU here: look again after MIGRATE_AFTER more
+        return False
+    a = x._a
+    due = n >= MIGRATE_AFTER + (a.nbytes >> 16) and a.dtype.kind in _NUMERIC
+    del a  # (a reference held here would read as a sharer)
+    if not due or not _unshared(x):
+        x._n = n
+        return False
+    x._h = _transfer.place_on_host(x._a, f"element-by-element access of {x._a.size} elements")
+    del x._a  # from here, touching x._a (any GPU use) brings the data back: ndarray.__getattr__
+    return True
+
+
+def back_to_device(x):
+    """Move the host data of ``x`` back to the GPU (counted) and return the device array."""
+    h = x._h
+    x._a = a = _transfer.place_on_device(h, f"GPU use of an array moved to the host ({h.size} elements)")
+    x._h = None
+    x._n = -BACKOFF
+    return a
+
+
+def scalar_key(key, ndim):
+    """True for an index that picks one element of an ``ndim``-dimensional array."""
+    t = type(key)
+    if t is int:
+        return ndim == 1
+    if t is tuple and len(key) == ndim:
+        for k in key:
+            if type(k) is not int and not isinstance(k, numpy.integer):
+                return False
+        return True
+    return ndim == 1 and isinstance(key, numpy.integer)
+
+
+def host_value(v):
+    """A value assigned into host data: xpshim GPU arrays copied over (counted)."""
+    from ._ndarray import host, ndarray
+
+    if type(v) is ndarray:
+        return v._h if v._h is not None else host(v, "assigned value")
+    if _backend.is_raw_gpu_array(v):
+        return _transfer.to_host(v, "assigned value")
+    return v
