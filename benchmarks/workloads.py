@@ -98,7 +98,7 @@ def repeats(first, quick, reps):
     return max(3, min(25, int(3.0 / max(first, 1e-9))))
 
 
-def measure(mod, n, variant, want, quick, reps):
+def measure(mod, n, variant, want, quick, reps, budget=None):
     """One variant of one workload: checked first (the warm-up), then timed."""
     entry = {}
     clock = time.perf_counter
@@ -125,6 +125,11 @@ def measure(mod, n, variant, want, quick, reps):
             entry["valid"] = why is None
             if why:
                 entry["mismatch"] = why
+        if budget is not None and first > budget:  # a slow variant is timed by its checking run alone
+            entry.update({"median": first, "runs": 1, "note": f"first run {first:.3g} s > --budget {budget:g} s: "
+                          "timed once, compilation included"})
+            free_gpu()
+            return entry, got
         try:
             entry.update(runner.timeit(lambda: mod.run(variant.module, n), repeats(first, quick, reps)))
         except Exception as exc:
@@ -133,10 +138,10 @@ def measure(mod, n, variant, want, quick, reps):
     return entry, got
 
 
-def suite(quick, only=None, reps=None, stand_in=False):
+def suite(quick, only=None, reps=None, stand_in=False, kind=None, budget=None):
     """Run the selected workloads in every variant; returns the results as a JSON-ready dict."""
     vs = variants(stand_in)
-    names = [n for n in workloads.names() if not only or n in only]
+    names = [n for n in workloads.names() if (not only or n in only) and (not kind or workloads.load(n).KIND == kind)]
     size = "quick" if quick else "full"
     for v in vs:
         if v.skip:
@@ -153,7 +158,7 @@ def suite(quick, only=None, reps=None, stand_in=False):
             "variants": {x.name: {"skipped": x.skip} for x in vs if x.skip}})
         if hasattr(bar, "set_postfix_str"):
             bar.set_postfix_str(f"{name} / {v.name}")
-        entry, got = measure(mod, row["n"], v, want.get(name), quick, reps)
+        entry, got = measure(mod, row["n"], v, want.get(name), quick, reps, budget)
         if v.name == "numpy":
             want[name] = got
             entry.pop("valid", None)
@@ -217,7 +222,11 @@ def table(res):
             if "skipped" in e:
                 cells.append("skipped")
                 continue
-            cell = f"{ms(e['median'])} ({ms(e['min'])}-{ms(e['max'])})" if "median" in e else ""
+            cell = (f"{ms(e['median'])} ({ms(e['min'])}-{ms(e['max'])})" if "min" in e
+                    else f"{ms(e['median'])} once" if "median" in e else "")
+            if "note" in e:
+                notes.append(f"{name}, {LABELS[v]}: {e['note']}")
+                cell += f" [{len(notes)}]"
             if "error" in e:
                 notes.append(f"{name}, {LABELS[v]}: {e['error']}")
                 cell = (cell + " " if cell else "") + f"error [{len(notes)}]"
@@ -293,12 +302,15 @@ def main(argv=None):
     ap.add_argument("--only", action="append", choices=workloads.names(), metavar="NAME",
                     help="run only this workload (repeatable)")
     ap.add_argument("--reps", type=int, default=None, help="timed repeats per variant (default: adaptive)")
+    ap.add_argument("--kind", choices=["vectorized", "loop"], default=None, help="run only workloads of this kind")
+    ap.add_argument("--budget", type=float, default=None,
+                    help="seconds: a variant whose first run takes longer is not run again (timed once)")
     ap.add_argument("--stand-in", action="store_true",
                     help="GPU variants on the NumPy-backed test stand-in: checks the runner, times nothing real")
     ap.add_argument("--out", default=os.path.join(HERE, "results"))
     ap.add_argument("--tag", default=None, help="file name stem (default: date, machine, workloads)")
     args = ap.parse_args(argv)
-    res = suite(args.quick, args.only, args.reps, args.stand_in)
+    res = suite(args.quick, args.only, args.reps, args.stand_in, args.kind, args.budget)
     m = res["machine"]
     tag = args.tag or (datetime.date.today().isoformat() + "-" + m.get("gpu", "cpu").replace(" ", "_")
                        + "-workloads" + ("-quick" if args.quick else ""))

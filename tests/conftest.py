@@ -95,13 +95,39 @@ def pytest_runtest_logreport(report):
 
 
 def _first_error(report):
-    lines = [ln for ln in str(report.longrepr).splitlines() if "AssertionError:" in ln or ln.startswith("E   ")]
-    return (lines[0] if lines else str(report.longrepr).splitlines()[-1])[:400]
+    """The failure's own words (its first ``E`` lines) and Hypothesis's falsifying example."""
+    text = str(report.longrepr).splitlines()
+    errors = [ln[4:].strip() for ln in text if ln.startswith("E   ") and ln[4:].strip()]
+    example = [ln.strip() for ln in text if "Falsifying example" in ln or ln.lstrip().startswith(("name=", "gpu="))]
+    parts = errors[:3] + example[:2]
+    return " / ".join(parts or text[-1:])[:700]
+
+
+@pytest.hookimpl(trylast=True)  # after ``-m`` and ``-k`` chose
+def pytest_collection_modifyitems(config, items):
+    """``XPSHIM_SHARD=i/n`` keeps every n-th test from the i-th (parallel runs of one suite);
+    ``XPSHIM_DIFF_SKIP=file.jsonl`` leaves out the tests a cut-short run already recorded."""
+    keep = list(items)
+    shard = os.environ.get("XPSHIM_SHARD")
+    if shard:
+        i, n = (int(x) for x in shard.split("/"))
+        keep = keep[i::n]
+    skip = os.environ.get("XPSHIM_DIFF_SKIP")
+    if skip and os.path.exists(skip):
+        import json
+
+        with open(skip) as f:
+            done = {json.loads(line)["test"] for line in f if line.strip()}
+        keep = [it for it in keep if it.nodeid.split("::", 1)[-1] not in done]
+    if len(keep) != len(items):
+        kept = set(map(id, keep))
+        config.hook.pytest_deselected(items=[it for it in items if id(it) not in kept])
+        items[:] = keep
 
 
 def pytest_sessionfinish(session, exitstatus):
     folder = os.environ.get("XPSHIM_DIFF_RESULTS")
-    if not folder or not _rows:
+    if not folder or not _rows or os.environ.get("XPSHIM_SHARD"):  # shards: tests/run_diff.py merges
         return
     import json
     import platform
