@@ -7,21 +7,25 @@ a doubling scan (Hillis-Steele) for ``accumulate``, both exact because the
 grouping of an associative operation does not change its result. The others
 (subtract, divide, power, ...) are left folds whose result depends on the
 order: they run as Numba kernels in NumPy's order (``_kernels.ufunc_loops``).
+A ufunc with no kernel line (gcd, nextafter, ldexp, ...), or any ufunc when
+Numba's CUDA target is unusable, runs as CuPy steps in that same order
+(``_steps``): one CuPy call per position along the axis, per segment offset,
+or per round of repeated indices.
+
 Each implementation first asks NumPy, on a one-element host array, for the
-result dtype (so NumPy's casting rules and errors hold), and declines what it
-does not cover; the call then runs on the host, visibly.
+result dtype (so NumPy's casting rules hold); a type NumPy refuses raises
+NumPy's own TypeError there, with no data moved. What an implementation does
+not cover it declines; the call then runs on the host, visibly.
 """
 
 import numpy
 
-from . import Decline, implements
+from . import Decline, _steps, implements
 from .. import _backend, _kernels
 
+# (lcm is not here: where its products wrap around, the grouping changes the result)
 ASSOCIATIVE = frozenset({"maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or", "logical_xor",
-                         "bitwise_and", "bitwise_or", "bitwise_xor", "gcd", "lcm"})
-# NumPy's own float loops for these do not reduce as a left fold (its
-# power.reduce([2., 3., 2.]) is 4.0; accumulate gives 64.0): the host keeps NumPy's answer.
-_NOT_A_FOLD = frozenset({"power", "arctan2"})
+                         "bitwise_and", "bitwise_or", "bitwise_xor", "gcd"})
 _NO_VALUE = numpy._NoValue
 
 
@@ -38,17 +42,19 @@ def covers(name, method):
 
     if method in ("reduce", "accumulate") and name in ASSOCIATIVE:
         return "cupy"
-    if name in OPS and not (method in ("reduce", "reduceat") and name in _NOT_A_FOLD):
-        return "numba"
-    return None
+    return "numba" if name in OPS else "cupy"
 
 
 def _ask_numpy(f):
-    """The result of NumPy on a stand-in sample, or Decline (NumPy then raises for real)."""
+    """NumPy's result on a one-element host sample. A TypeError (no loop for these dtypes) is
+    NumPy's answer for the real arrays too: raised as is. Other errors: Decline (the host run
+    then raises NumPy's own error for the real data)."""
     try:
         with numpy.errstate(all="ignore"):
             return f()
-    except Exception as e:  # the host run will raise NumPy's own error to the user
+    except TypeError:
+        raise
+    except Exception as e:
         raise Decline(f"NumPy refuses it: {type(e).__name__}") from None
 
 
@@ -68,17 +74,23 @@ def _lanes(xp, x, axis):
 
 
 def _loops(name, dtype=None):
+    """The Numba kernel family for ``name``, or None: then CuPy steps (``_steps``) do it."""
     from .._kernels import ufunc_loops
 
-    if name in ufunc_loops.COMPARISONS and dtype is not None and dtype.kind != "b":
-        raise Decline("comparisons fold booleans only here")
+    if name not in ufunc_loops.OPS or (name in ufunc_loops.COMPARISONS and dtype is not None
+                                       and dtype.kind != "b"):
+        return None
     try:
-        fam = ufunc_loops.kernels(name)
-    except _kernels.Unavailable as e:
-        raise Decline(str(e)) from None
-    if fam is None:
-        raise Decline(f"no kernel for {name}")
-    return fam
+        return ufunc_loops.kernels(name)
+    except _kernels.Unavailable:  # Numba's CUDA target is unusable here (python -m xpshim info says why)
+        return None
+
+
+def _cupy_ufunc(xp, npu):
+    f = getattr(xp, npu.__name__, None)
+    if f is None:
+        raise Decline(f"CuPy has no {npu.__name__}")
+    return f
 
 
 def _finish(r, out):
@@ -110,9 +122,12 @@ def accumulate(npu, array, axis=0, dtype=None, out=None):
             k *= 2
         r = y
     else:
-        acc_k = _loops(npu.__name__, a.dtype)[0]
-        r = xp.empty_like(y)
-        _kernels.launch(acc_k, y.shape[1], y, r, n, y.shape[1])
+        fam = _loops(npu.__name__, a.dtype)
+        if fam is None:
+            r = _steps.accumulate(_cupy_ufunc(xp, npu), y)
+        else:
+            r = xp.empty_like(y)
+            _kernels.launch(fam[0], y.shape[1], y, r, n, y.shape[1])
     r = xp.ascontiguousarray(xp.moveaxis(r.reshape((n,) + rest), 0, axis))
     return _finish(r, out)
 
@@ -152,11 +167,12 @@ def reduce(npu, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NO
                 y = head if y.shape[0] % 2 == 0 else xp.concatenate([head, y[2 * h:]])
             r = y[0]
         else:
-            if npu.__name__ in _NOT_A_FOLD and rdt.kind in "fc":
-                raise Decline("NumPy's float loop for it is not a left fold")
-            red_k = _loops(npu.__name__, a.dtype)[1]
-            r = xp.empty(y.shape[1], rdt)
-            _kernels.launch(red_k, y.shape[1], y, r, y.shape[0], y.shape[1])
+            fam = _loops(npu.__name__, a.dtype)
+            if fam is None:
+                r = _steps.reduce(_cupy_ufunc(xp, npu), y)
+            else:
+                r = xp.empty(y.shape[1], rdt)
+                _kernels.launch(fam[1], y.shape[1], y, r, y.shape[0], y.shape[1])
         r = r.reshape(rest)
     if keepdims:
         r = xp.expand_dims(r, tuple(range(array.ndim)) if full else axis)
@@ -172,14 +188,16 @@ def reduceat(npu, array, indices, axis=0, dtype=None, out=None):
         raise Decline("NumPy's error or an unusual index")
     axis = _axis(a, axis)
     rdt = _ask_numpy(lambda: npu.reduceat(numpy.ones(1, a.dtype), [0], dtype=dtype)).dtype
-    if npu.__name__ in _NOT_A_FOLD and rdt.kind in "fc":
-        raise Decline("NumPy's float loop for it is not a left fold")
     n, k = a.shape[axis], idx.size
     if k and (int(idx.min()) < 0 or int(idx.max()) >= n):
         raise Decline("NumPy's error: index out of range")
     y, rest = _lanes(xp, a.astype(rdt, copy=False), axis)
-    r = xp.empty((k, y.shape[1]), rdt)
-    _kernels.launch(_loops(npu.__name__, a.dtype)[2], k * y.shape[1], y, idx.astype(numpy.int64), r, n, k, y.shape[1])
+    fam = _loops(npu.__name__, a.dtype)
+    if fam is None:
+        r = _steps.reduceat(_cupy_ufunc(xp, npu), y, idx.astype(numpy.int64))
+    else:
+        r = xp.empty((k, y.shape[1]), rdt)
+        _kernels.launch(fam[2], k * y.shape[1], y, idx.astype(numpy.int64), r, n, k, y.shape[1])
     r = xp.ascontiguousarray(xp.moveaxis(r.reshape((k,) + rest), 0, axis))
     return _finish(r, out)
 
@@ -200,8 +218,12 @@ def at(npu, a, indices, b=None):
     pos = xp.arange(a.size).reshape(dims)[indices]
     vals = xp.ascontiguousarray(xp.broadcast_to(b, pos.shape)).reshape(-1)
     flat = a if a.flags.c_contiguous else xp.ascontiguousarray(a)
-    _kernels.launch(_loops(npu.__name__, a.dtype)[3], 1, flat.reshape(-1), xp.ascontiguousarray(pos).reshape(-1),
-                    vals, pos.size)
+    pos = xp.ascontiguousarray(pos).reshape(-1)
+    fam = _loops(npu.__name__, a.dtype)
+    if fam is None:
+        _steps.at(_cupy_ufunc(xp, npu), flat.reshape(-1), pos, vals)
+    else:
+        _kernels.launch(fam[3], 1, flat.reshape(-1), pos, vals, pos.size)
     if flat is not a:
         a[...] = flat
     return None
