@@ -5,7 +5,7 @@ import numpy
 import xpshim
 from xpshim import _coverage, _gaps
 from xpshim.__main__ import main
-from xpshim._registry import HOST_ONLY
+from xpshim._registry import HOST_IO, HOST_ONLY, NUMPY_OWN
 
 
 def _numpy_callable(name):
@@ -24,10 +24,12 @@ def test_report_runs(capsys):
 
 def test_every_row_is_classified():
     rows = _coverage.rows()
-    assert rows and {w for _, w, _ in rows} <= {"cupy", "gap:cupy", "gap:numba", "host"}
+    assert rows and {w for _, w, _ in rows} <= {"cupy", "gap:cupy", "gap:numba", "host", "host-io"}
     where = {n: w for n, w, _ in rows}
     assert where["xpshim.nanquantile"] == "gap:cupy"
-    assert where["xpshim.loadtxt"] == "host"
+    assert where["xpshim.loadtxt"] == "host-io"
+    assert where["xpshim.piecewise"] == "gap:cupy"  # CuPy has one, but takes no callables: replaced
+    assert "xpshim.lib.array_utils.normalize_axis_index" not in where  # no array data: NumPy's own
 
 
 def test_every_table_entry_names_a_numpy_callable():
@@ -39,7 +41,7 @@ def test_every_table_entry_names_a_numpy_callable():
 
 
 def test_host_only_names_numpy_callables():
-    for name in HOST_ONLY:
+    for name in [*HOST_ONLY, *HOST_IO, *(n for n in NUMPY_OWN if "." in n)]:
         np_obj, xp_obj = numpy, xpshim
         for part in name.split("."):
             np_obj, xp_obj = getattr(np_obj, part), getattr(xp_obj, part)

@@ -296,6 +296,32 @@ for _n in ("matvec", "vecmat"):
              layouts=("c",)),
     ]
 
+def _on_gpu_side(v):
+    """A callback's check: on the GPU side it gets xpshim arrays, never raw CuPy ones."""
+    assert isinstance(v, (numpy.ndarray, xpshim.ndarray)) and "cupy" not in type(v).__module__, type(v)
+    return v
+
+
+CASES.update({
+    "xpshim.apply_along_axis": [
+        case("scalar-result", lambda D: ((lambda v: xpshim.sum(_on_gpu_side(v)) * 2, 1, D((3, 4))), {})),
+        case("vector-result", lambda D: ((lambda v: xpshim.sort(_on_gpu_side(v))[::-1], 0, D((3, 4))), {})),
+        case("matrix-result", lambda D: ((lambda v: xpshim.outer(v, v), -1, D((2, 3))), {}), layouts=("c",)),
+        case("args-kwargs", lambda D: ((lambda v, k, s=1: v[:k] * s, 1, D((2, 4)), 2), {"s": 3}), layouts=("c",)),
+        case("empty-iteration", lambda D: ((xpshim.sum, 0, D((3, 0))), {}), layouts=("c",))],
+    "xpshim.apply_over_axes": [
+        case("sum", lambda D: ((xpshim.sum, D((2, 3, 4)), [0, 2]), {})),
+        case("negative-axis", lambda D: ((xpshim.max, D((2, 3)), -1), {}), dtypes=("float64", "int32")),
+        case("wrong-shape", lambda D: ((lambda a, ax: xpshim.sum(a), D((2, 3)), [0]), {}), layouts=("c",))],
+    "xpshim.piecewise": [
+        case("callables", lambda D: ((D((6,)), [D((6,)) > 0.3, D((6,)) <= 0.3], [lambda v: -_on_gpu_side(v), lambda v: v * 2]), {}),
+             dtypes=("float64", "float32")),
+        case("scalars-otherwise", lambda D: ((D((2, 3)), [D((2, 3)) < 0.5], [1.5, -1.0]), {}), dtypes=("float64",)),
+        case("args", lambda D: ((D((5,)), [D((5,)) > 0.2], [lambda v, k: v + k, 0], 10), {}), dtypes=("float64",)),
+        case("too-few-functions", lambda D: ((D((4,)), [D((4,)) > 0.1, D((4,)) > 0.5], [1]), {}), dtypes=("float64",),
+             layouts=("c",))],
+})
+
 CASES["xpshim.block"] = [
     case("2x2", lambda D: (([[D((2, 2)), D((2, 3), seed=1)], [D((1, 2), seed=2), D((1, 3), seed=3)]],), {})),
     case("1d", lambda D: (([D((2,)), D((3,), seed=1)],), {})),

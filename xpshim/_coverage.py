@@ -3,9 +3,11 @@ from the installed NumPy and CuPy by their names alone (no CuPy function is call
 so it works on a machine without a GPU).
 
 Each callable is one of: ``cupy`` (CuPy has it), ``gap:cupy`` / ``gap:numba`` (the gap
-table has a composition or a kernel), ``host`` (a counted host fallback). NumPy's own
-objects (configuration, dtype introspection: ``_registry.NUMPY_OWN``) never see array
-data and are left out of the share.
+table has a composition or a kernel), ``host-io`` (files, buffers, text: NumPy's function
+plus the one counted copy the job needs, ``_registry.HOST_IO``), ``host`` (a counted host
+fallback). NumPy's own objects (configuration, dtype introspection, Python-number helpers:
+``_registry.NUMPY_OWN``) never see array data and are left out. The share counts host I/O
+as not native.
 """
 
 import numpy
@@ -14,7 +16,7 @@ from . import _gaps
 
 from ._dispatch import _resolve_path as _path
 from ._namespace import _numpy_module, public_names
-from ._registry import (HOST_ONLY, NUMPY_OWN, ROUTED_MODULES, UFUNC_ACCUMULATE,
+from ._registry import (HOST_IO, HOST_ONLY, NUMPY_OWN, ROUTED_MODULES, UFUNC_ACCUMULATE,
                         UFUNC_REDUCE)
 
 UFUNC_METHODS = ("reduce", "accumulate", "reduceat", "outer", "at")
@@ -39,22 +41,26 @@ def rows():
     """[(name, where, reason)] for every public NumPy callable xpshim routes."""
     cp = _cupy()
     table = _gaps.table()
+    replaced = _gaps.replacing()
     out = []
     for sub, cupy_sub in {"": "", **ROUTED_MODULES}.items():
         npmod = _numpy_module(sub)
         for n in public_names(sub):
             obj = getattr(npmod, n, None)
-            if obj is None or not callable(obj) or isinstance(obj, type) or n in NUMPY_OWN:
+            key = f"{sub}.{n}" if sub else n
+            if obj is None or not callable(obj) or isinstance(obj, type) or n in NUMPY_OWN or key in NUMPY_OWN:
                 continue
             if hasattr(obj, "__spec__") or (sub and f"{sub}.{n}" in ROUTED_MODULES):
                 continue  # a module
             name = f"xpshim.{sub}.{n}" if sub else f"xpshim.{n}"
-            key = f"{sub}.{n}" if sub else n
             if key in HOST_ONLY:
                 out.append((name, "host", HOST_ONLY[key]))
                 continue
+            if key in HOST_IO:
+                out.append((name, "host-io", HOST_IO[key]))
+                continue
             cpath = None if cupy_sub is None else (f"{cupy_sub}.{n}" if cupy_sub else n)
-            has = cp is not None and cpath is not None and _path(cp, cpath) is not None
+            has = cp is not None and cpath is not None and _path(cp, cpath) is not None and name not in replaced
             out.append((name, _where(name, has, table), ""))
             if isinstance(obj, numpy.ufunc) and not sub and obj.nin == 2 and obj.nout == 1 and obj.signature is None:
                 cu = _path(cp, n) if cp is not None else None
@@ -84,7 +90,7 @@ def rows():
 def share():
     """(GPU-native callables, all callables) for the installed NumPy and CuPy."""
     rs = rows()
-    return sum(1 for _, w, _ in rs if w != "host"), len(rs)
+    return sum(1 for _, w, _ in rs if not w.startswith("host")), len(rs)
 
 
 def report():
@@ -92,7 +98,7 @@ def report():
     counts = {}
     for _, w, _ in rs:
         counts[w] = counts.get(w, 0) + 1
-    native = sum(v for k, v in counts.items() if k != "host")
+    native = sum(v for k, v in counts.items() if not k.startswith("host"))
     total = len(rs)
     cp = _cupy()
     lines = [f"NumPy {numpy.__version__}, CuPy {getattr(cp, '__version__', 'not installed')}",
@@ -103,6 +109,8 @@ def report():
     kw = {n: sorted(i.kwargs) for n, i in _gaps.IMPL.items() if i.kwargs is not None}
     lines += [f"Keywords CuPy lacks, filled on the GPU by the gap table ({len(kw)} functions):",
               *(f"  {n}: {', '.join(k)}" for n, k in sorted(kw.items())),
-              "", "On the host (a counted fallback on GPU arrays):"]
+              "", "Host I/O (files, buffers, text: NumPy's function and one counted copy, no fallback):"]
+    lines += [f"  {n}  ({why})" for n, w, why in rs if w == "host-io"]
+    lines += ["", "On the host (a counted fallback on GPU arrays):"]
     lines += [f"  {n}" + (f"  ({why})" if why else "") for n, w, why in rs if w == "host"]
     return "\n".join(lines)

@@ -200,6 +200,8 @@ class Route:
         xp = _backend.xp
         if self._xp is not xp:  # resolved per backend module (tests swap in a stand-in)
             self._cpf = _resolve_path(xp, self.cupy_path) if self.cupy_path else None
+            if self._cpf is not None and self.gap is not None and self.gap.replaces:
+                self._cpf = None  # the gap table's version is used instead
             self._accepts = _signatures.accepted(self._cpf) if self._cpf is not None else None
             self._xp = xp
         return self._cpf
@@ -227,7 +229,9 @@ class Route:
     def gpu(self, args, kwargs):
         cpf = self.cpf
         if cpf is None:
-            return self.filled(args, kwargs, f"CuPy has no {self.cupy_path or self.name}")
+            g = self.gap
+            return self.filled(args, kwargs, f"CuPy's {self.cupy_path} is not NumPy's" if g is not None and g.replaces
+                               else f"CuPy has no {self.cupy_path or self.name}")
         if kwargs:
             g = self.gap
             if g is not None and g.claims(kwargs):

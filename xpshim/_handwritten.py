@@ -5,7 +5,7 @@ import types
 import numpy
 
 from . import _backend, _config, _placement, _transfer
-from . import _fused
+from . import _fused, _hostio
 from ._dispatch import GpuObject, asnumpy, call_gpu, function, non_binding
 from ._ndarray import ndarray, wrap
 
@@ -161,6 +161,7 @@ TABLE = {
     ("xpshim.random", "seed"): seed,
     ("xpshim.random", "default_rng"): default_rng,
 }
+TABLE.update(_hostio.TABLE)  # files, buffers and text: NumPy's own, plus the one counted copy
 for (_m, _n), _f in TABLE.items():
     if isinstance(_f, types.FunctionType):
         _f.__module__ = _m

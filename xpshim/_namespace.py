@@ -61,7 +61,7 @@ def _resolve(sub, name):
     obj = getattr(npmod, name)  # raises AttributeError as NumPy would
     if isinstance(obj, types.ModuleType):
         return obj  # a NumPy submodule not routed: NumPy's own
-    if name in NUMPY_OWN or isinstance(obj, type) or not callable(obj):
+    if name in NUMPY_OWN or child in NUMPY_OWN or isinstance(obj, type) or not callable(obj):
         return obj
     if isinstance(obj, numpy.ufunc):
         return ufunc_for(obj) or _dispatch.ufunc(obj, modname)

@@ -51,6 +51,9 @@ NUMPY_OWN = frozenset({
     "datetime_as_string", "add_docstring", "add_newdoc", "add_newdoc_ufunc", "iterable",
     "isscalar", "shape", "ndim", "size", "broadcast_shapes", "asmatrix", "bmat",
     "frompyfunc", "nested_iters", "deprecate", "deprecate_with_doc", "get_state", "set_state",
+    # in submodules ("<sub>.<name>"): Python numbers and print settings, no array data
+    "lib.array_utils.normalize_axis_index", "lib.array_utils.normalize_axis_tuple",
+    "polynomial.set_default_printstyle", "polynomial.polyutils.format_float",
 })
 
 # Creation from host data: the result goes to the current device whatever the
@@ -90,18 +93,15 @@ NO_OP_KWARGS = {"where": True}
 # NumPy callables that run on the host by design (top-level names, and "<sub>.<name>"), with the reason (the ``gaps`` report
 # lists them apart from the gaps that a GPU version could still fill).
 HOST_ONLY = {
-    **{n: "file I/O: the data lives on the host" for n in (
+    "isnat": "datetime dtypes: CuPy has none",
+    # in submodules: "<sub>.<name>"
+    **{f"random.{n}": "NumPy's global bit generator, a host object" for n in ("get_bit_generator", "set_bit_generator")},
+}
+# Files, buffers and text: NumPy's function plus the one counted copy the job needs (_hostio.py).
+HOST_IO = {
+    **{n: "file I/O: NumPy reads or writes it on the host" for n in (
         "loadtxt", "savetxt", "genfromtxt", "save", "savez", "savez_compressed", "load", "fromfile",
         "fromregex")},
     **{n: "reads Python or host memory objects" for n in ("frombuffer", "fromstring", "fromiter")},
     **{n: "text output, made on the host" for n in ("array2string", "array_repr", "array_str")},
-    **{n: "calls a Python function per element or slice" for n in ("piecewise", "apply_along_axis",
-                                                                   "apply_over_axes")},
-    "isnat": "datetime dtypes: CuPy has none",
-    # in submodules: "<sub>.<name>"
-    **{f"random.{n}": "NumPy's global bit generator, a host object" for n in ("get_bit_generator", "set_bit_generator")},
-    "polynomial.polyutils.format_float": "text output, made on the host",
-    "polynomial.set_default_printstyle": "print configuration: no array data",
-    **{f"lib.array_utils.{n}": "works on Python integers: no array data" for n in ("normalize_axis_index",
-                                                                              "normalize_axis_tuple")},
 }

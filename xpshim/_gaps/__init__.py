@@ -28,7 +28,7 @@ in ``xpshim/_kernels`` and are reached through these.
 import importlib
 
 IMPL = {}  # name -> Impl
-_MODULES = ("compose", "linalg", "ufuncs", "generator", "numpy_code")
+_MODULES = ("compose", "linalg", "ufuncs", "generator", "numpy_code", "callbacks")
 _loaded = False
 
 
@@ -37,10 +37,10 @@ class Decline(Exception):
 
 
 class Impl:
-    __slots__ = ("fn", "kwargs", "how")
+    __slots__ = ("fn", "kwargs", "how", "replaces")
 
-    def __init__(self, fn, kwargs, how):
-        self.fn, self.kwargs, self.how = fn, kwargs, how
+    def __init__(self, fn, kwargs, how, replaces=False):
+        self.fn, self.kwargs, self.how, self.replaces = fn, kwargs, how, replaces
 
     def covers(self, kwargs, native=frozenset()):
         """Whether it takes these keywords: its own, or (a keyword gap) those CuPy's takes."""
@@ -52,16 +52,18 @@ class Impl:
         return self.kwargs is not None and not self.kwargs.isdisjoint(kwargs)
 
 
-def implements(name, kwargs=None, how="cupy"):
+def implements(name, kwargs=None, how="cupy", replaces=False):
     """Register ``fn`` as the GPU implementation of ``name``.
 
     ``kwargs``: None when it takes every keyword NumPy's takes; else the set of
     keywords it adds over CuPy's function (a keyword gap: it gets every call that
     passes one of those, with CuPy's own keywords alongside).
     ``how``: "cupy" (a composition of CuPy operations) or "numba" (a kernel).
+    ``replaces``: used instead of CuPy's function of that name, which exists but does not
+    do what NumPy's does (its callbacks would get raw CuPy arrays, say).
     """
     def deco(fn):
-        IMPL[name] = Impl(fn, None if kwargs is None else frozenset(kwargs), how)
+        IMPL[name] = Impl(fn, None if kwargs is None else frozenset(kwargs), how, replaces)
         return fn
     return deco
 
@@ -88,3 +90,9 @@ def table():
     """Every registered name -> "cupy" or "numba" (for the native-share report)."""
     _load()
     return {n: i.how for n, i in IMPL.items()}
+
+
+def replacing():
+    """Names whose gap implementation is used instead of CuPy's function of that name."""
+    _load()
+    return {n for n, i in IMPL.items() if i.replaces}

@@ -1,0 +1,69 @@
+"""NumPy functions that call the user's own Python function: ``apply_along_axis``,
+``apply_over_axes``, ``piecewise``.
+
+The user's function is written for ``import xpshim as np``, so it gets xpshim arrays
+(on the GPU), not raw CuPy ones (which ``numpy.asarray``, Pillow and friends refuse);
+what it returns goes back to CuPy's side as a GPU array. The looping is NumPy's own code
+run on CuPy (``_rebind``): NumPy's checks, errors and result layout, step for step
+(CuPy's ``piecewise`` takes no callables).
+"""
+
+import numpy
+import numpy.lib._function_base_impl as _function_base_impl
+import numpy.lib._shape_base_impl as _shape_base_impl
+
+from . import implements
+from ._rebind import rebind
+
+
+def _xp():
+    from .. import _backend
+    return _backend.xp
+
+
+def user(func):
+    """``func`` as CuPy's code calls it: xpshim arrays in, CuPy arrays (or scalars) out."""
+    if not callable(func):
+        return func
+    from .._ndarray import dev, wrap
+
+    def call(*args, **kwargs):
+        r = func(*wrap(list(args)), **{k: wrap(v) for k, v in kwargs.items()})
+        if type(r) in (list, tuple):
+            return type(r)(dev(v, "returned by a function given to NumPy") for v in r)
+        return dev(r, "returned by a function given to NumPy")
+
+    call.__name__ = getattr(func, "__name__", "func")
+    return call
+
+
+_SB = rebind(_shape_base_impl)
+
+
+@implements("xpshim.apply_along_axis", replaces=True)
+def apply_along_axis(func1d, axis, arr, *args, **kwargs):
+    return _SB.apply_along_axis(user(func1d), axis, arr, *args, **kwargs)
+
+
+@implements("xpshim.apply_over_axes", replaces=True)
+def apply_over_axes(func, a, axes):
+    return _SB.apply_over_axes(user(func), a, axes)
+
+
+class _ArrayType(type):
+    """``isinstance(x, ndarray)`` in NumPy's code, true of device arrays too."""
+
+    def __instancecheck__(cls, x):
+        return isinstance(x, (numpy.ndarray, _xp().ndarray))
+
+
+class _ndarray(metaclass=_ArrayType):
+    pass
+
+
+_FB = rebind(_function_base_impl, {"ndarray": _ndarray})
+
+
+@implements("xpshim.piecewise", replaces=True)
+def piecewise(x, condlist, funclist, *args, **kw):
+    return _FB.piecewise(x, condlist, [user(f) for f in funclist], *args, **kw)
