@@ -43,15 +43,15 @@ def _unwrap(x, strict):
 
 
 class _Generator:
-    """CuPy's Generator as far as it goes: only the methods the real one has."""
+    """CuPy's Generator (or RandomState) as far as it goes: only the methods the real one has."""
 
-    def __init__(self, g):
-        self._g = g
+    def __init__(self, g, cls="Generator"):
+        self._g, self._cls = g, cls
 
     def __getattr__(self, name):
-        real = getattr(getattr(_real, "random", None), "Generator", None) if _real else None
+        real = getattr(getattr(_real, "random", None), self._cls, None) if _real else None
         if real is not None and not hasattr(real, name):
-            raise AttributeError(f"'cupy.random.Generator' object has no attribute {name!r}")
+            raise AttributeError(f"'cupy.random.{self._cls}' object has no attribute {name!r}")
         return _func(name, getattr(self._g, name), None, strict=False)
 
 
@@ -184,7 +184,7 @@ class ndarray:
     T = property(lambda s: _wrap(s._h.T))
     mT = property(lambda s: _wrap(s._h.mT))
     base = property(lambda s: s._base if s._base is not None else (None if s._h.base is None else _wrap(s._h.base)))
-    data = property(lambda s: ("fake-device-pointer", s._h.ctypes.data))
+    data = property(lambda s: types.SimpleNamespace(ptr=s._h.ctypes.data))  # (a host address, standing in)
     device = property(lambda s: "fake-gpu:0")
     real = property(lambda s: _wrap(s._h.real), lambda s, v: setattr(s._h, "real", _unwrap(v, False)))
     imag = property(lambda s: _wrap(s._h.imag), lambda s, v: setattr(s._h, "imag", _unwrap(v, False)))
@@ -338,6 +338,7 @@ for _sub in ("linalg", "fft", "random", "lib", "polynomial"):
     # cupy.random's functions call cupy.asarray on their parameters: they take lists
     setattr(this, _sub, _module(f"fakecupy.{_sub}", getattr(numpy, _sub), getattr(_real, _sub, None) if _real else None,
                                 strict=_sub != "random"))
+random.RandomState = lambda seed=None: _Generator(numpy.random.RandomState(seed), "RandomState")  # noqa: F821
 lib.stride_tricks = _module("fakecupy.lib.stride_tricks", numpy.lib.stride_tricks, None)  # noqa: F821
 
 

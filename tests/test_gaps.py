@@ -70,8 +70,8 @@ def same(expected, got, what):
         for i, (e, g) in enumerate(zip(expected, got)):
             same(e, g, f"{what}[{i}]")
         return
-    if isinstance(expected, str) or expected is None:
-        assert got == expected, what
+    if isinstance(expected, (str, int)) or expected is None:  # (ints: Python numbers, like byte counts)
+        assert type(got) is type(expected) and got == expected, f"{what}: {got!r} != {expected!r}"
         return
     assert type(got) is xpshim.ndarray, f"{what}: {type(got)} is not a GPU array"
     e = numpy.asarray(expected)
@@ -321,6 +321,23 @@ CASES.update({
         case("too-few-functions", lambda D: ((D((4,)), [D((4,)) > 0.1, D((4,)) > 0.5], [1]), {}), dtypes=("float64",),
              layouts=("c",))],
 })
+
+# byte_bounds: addresses differ between host and device; the span they bound must not
+# (contiguous inputs only: a strided host view becomes a contiguous GPU array; test_byte_bounds_of_views below)
+CASES["xpshim.lib.array_utils.byte_bounds"] = [
+    case("span", lambda D: ((D((3, 4)),), {}), layouts=("c",), post=lambda r: r[1] - r[0]),
+    case("empty", lambda D: ((D((0, 3)),), {}), layouts=("c",), post=lambda r: r[1] - r[0])]
+
+
+def test_byte_bounds_of_views(gpu):
+    h = numpy.arange(24.0).reshape(4, 6)
+    d = xpshim.asarray(h)
+    for key in (numpy.s_[::-1, 1::2], numpy.s_[2:, ::-3], numpy.s_[1]):
+        want = numpy.lib.array_utils.byte_bounds(h[key])
+        got = xpshim.lib.array_utils.byte_bounds(d[key])
+        base = numpy.lib.array_utils.byte_bounds(h)[0], xpshim.lib.array_utils.byte_bounds(d)[0]
+        assert (got[0] - base[1], got[1] - base[1]) == (want[0] - base[0], want[1] - base[0]), key
+    assert not xpshim.stats()["fallbacks"]
 
 CASES["xpshim.block"] = [
     case("2x2", lambda D: (([[D((2, 2)), D((2, 3), seed=1)], [D((1, 2), seed=2), D((1, 3), seed=3)]],), {})),

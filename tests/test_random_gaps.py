@@ -66,6 +66,24 @@ CASES = {
     "permuted": [("none", (numpy.arange(12).reshape(3, 4),), {}), ("axis", (numpy.arange(12.0).reshape(3, 4),), {"axis": 0}),
                  ("bad-axis", (numpy.arange(3),), {"axis": 2})],
     "bytes": [("eight", (8,), {}), ("zero", (0,), {})],
+    "vonmises": [("size", (0.5, 2.0), {"size": 4}), ("array", ([0.0, 1.0], 3.0), {}), ("kappa-zero", (0.0, 0.0), {"size": 2}),
+                 ("negative-kappa", (0.0, -1.0), {}), ("none", (1.0, 1.0), {})],
+    "zipf": [("size", (2.0,), {"size": 5}), ("array", ([1.5, 3.0],), {}), ("a-one", (1.0,), {}), ("a-nan", (numpy.nan,), {})],
+    "multivariate_hypergeometric": [
+        ("size", ([3, 4, 5], 6), {"size": 4}), ("none", ([3, 4], 2), {}), ("size-tuple", ([2, 0, 5], 4), {"size": (2, 3)}),
+        ("count", ([3, 4, 5], 12), {"method": "count"}), ("all", ([1, 1], 2), {"size": 2}), ("zero", ([3, 4], 0), {}),
+        ("negative-color", ([1, -2], 1), {}), ("too-many", ([1, 2], 4), {}), ("negative-nsample", ([1, 2], -1), {}),
+        ("bad-method", ([1, 2], 1), {"method": "x"}), ("2d", ([[1, 2]], 1), {})],
+    "spawn": [("two", (2,), {}), ("zero", (0,), {}), ("negative", (-1,), {})],
+}
+# RandomState (legacy) methods CuPy's RandomState lacks: numpy.random.RandomState(0).<name>(*args, **kwargs)
+LEGACY_CASES = {
+    "random": [("none", (), {}), ("size", (), {"size": (2, 3)})],
+    "random_integers": [("high", (1, 6), {"size": 5}), ("low-only", (4,), {"size": 3}), ("none", (2, 9), {}),
+                        ("low-above-high", (5, 1), {})],
+    "multinomial": [("size", (20, [0.2, 0.3, 0.5]), {"size": 4}), ("none", (10, [0.5, 0.5]), {}),
+                    ("sum-above-one", (5, [0.7, 0.7, 0.0]), {}), ("negative-p", (5, [-0.1, 1.1]), {})],
+    "bytes": [("eight", (8,), {}), ("zero", (0,), {})],
 }
 # shuffle works in place: its own test below
 IN_PLACE = {"shuffle"}
@@ -97,9 +115,70 @@ def test_generator_gap(gpu, name, args, kwargs):
     if isinstance(want, bytes):
         assert isinstance(got, bytes) and len(got) == len(want)
         return
+    if isinstance(want, list):  # spawn: Generators on the GPU, independent of one another
+        assert len(got) == len(want) and all(isinstance(c, xpshim.random.Generator) for c in got)
+        draws = [xpshim.asnumpy(c.random(4)) for c in got]
+        assert len({d.tobytes() for d in draws}) == len(draws)
+        return
     assert type(got) is xpshim.ndarray, type(got)
     want = numpy.asarray(want)
     assert got.shape == want.shape and got.dtype == want.dtype, (got.shape, got.dtype, want.shape, want.dtype)
+
+
+def _legacy_params():
+    for name in sorted(LEGACY_CASES):
+        for label, args, kwargs in LEGACY_CASES[name]:
+            yield pytest.param(name, args, kwargs, id=f"{name}-{label}")
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # random_integers: deprecated, as in NumPy
+@pytest.mark.parametrize("name, args, kwargs", list(_legacy_params()))
+def test_random_state_gap(gpu, name, args, kwargs):
+    rs = xpshim.random.RandomState(0)
+    assert isinstance(rs, xpshim.random.RandomState) and isinstance(rs, numpy.random.RandomState) is False
+    try:
+        want = getattr(numpy.random.RandomState(0), name)(*args, **kwargs)
+    except Exception as e:
+        with pytest.raises(type(e)):
+            getattr(rs, name)(*args, **kwargs)
+        assert not xpshim.stats()["fallbacks"], xpshim.stats()["fallbacks"]
+        return
+    got = getattr(rs, name)(*args, **kwargs)
+    assert not xpshim.stats()["fallbacks"], xpshim.stats()["fallbacks"]
+    if isinstance(want, bytes):
+        assert isinstance(got, bytes) and len(got) == len(want)
+        return
+    assert type(got) is xpshim.ndarray, type(got)
+    want = numpy.asarray(want)
+    assert got.shape == want.shape and got.dtype == want.dtype, (got.shape, got.dtype, want.shape, want.dtype)
+
+
+def test_random_state_is_on_the_current_device(gpu):
+    rs = xpshim.random.RandomState(7)
+    assert type(rs.rand(3)) is xpshim.ndarray and xpshim.get_device(rs.standard_normal(2)) == "gpu"
+    with xpshim.device("cpu"):
+        h = xpshim.random.RandomState(7)
+        assert type(h) is numpy.random.RandomState and isinstance(h, xpshim.random.RandomState)
+    with pytest.warns(DeprecationWarning, match="randint"):
+        rs.random_integers(3)
+
+
+def test_random_integers_in_range(gpu):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        v = xpshim.asnumpy(xpshim.random.RandomState(1).random_integers(2, 5, size=4000))
+    assert set(v.tolist()) == {2, 3, 4, 5}
+
+
+def test_multivariate_hypergeometric_sums(gpu):
+    g = xpshim.random.default_rng(4)
+    m = xpshim.asnumpy(g.multivariate_hypergeometric([3, 4, 5], 7, size=500))
+    assert (m.sum(-1) == 7).all() and (m <= [3, 4, 5]).all() and (m >= 0).all()
+    z = xpshim.asnumpy(g.zipf(1.7, size=1000))
+    assert z.min() >= 1
+    v = xpshim.asnumpy(g.vonmises(3.0, 0.5, size=1000))
+    assert v.min() >= -numpy.pi and v.max() <= numpy.pi
+    assert not xpshim.stats()["fallbacks"]
 
 
 def test_values_in_range(gpu):
@@ -141,3 +220,5 @@ def test_shuffle_of_a_list_runs_on_the_host(gpu):
 def test_every_generator_entry_has_cases():
     entries = {n.split(".", 2)[2] for n in _gaps.table() if n.startswith("random.Generator.")}
     assert entries == set(CASES) | IN_PLACE
+    legacy = {n.split(".", 2)[2] for n in _gaps.table() if n.startswith("random.RandomState.")}
+    assert legacy == set(LEGACY_CASES)

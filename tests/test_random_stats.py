@@ -45,6 +45,12 @@ GENERATOR = {  # numpy.random.default_rng().<name>(*args, size=N)
     "standard_cauchy": (), "standard_t": (5.0,), "triangular": (-1.0, 0.0, 2.0),
     "pareto": (3.0,), "rayleigh": (1.5,), "wald": (1.0, 2.0), "noncentral_chisquare": (3.0, 2.0),
     "noncentral_f": (5.0, 7.0, 2.0), "negative_binomial": (5, 0.5),
+    "vonmises": (0.5, 2.0), "zipf": (2.5,),
+}
+# RandomState methods: numpy.random.RandomState(seed).<name>(*args, size=N)
+RANDOM_STATE = {
+    "random_sample": (), "random": (), "normal": (1.0, 2.0), "randint": (0, 7), "random_integers": (1, 6),
+    "vonmises": (0.0, 2.0), "zipf": (2.5,), "standard_t": (5.0,),
 }
 # more draws of the Generator methods composed in xpshim/_gaps/generator.py: label -> call(generator)
 GENERATOR_DRAWS = {
@@ -54,6 +60,11 @@ GENERATOR_DRAWS = {
     "normal-array-loc": lambda g: g.normal([0.0, 5.0], 1.0, size=(N // 2, 2)),
     "laplace-scale": lambda g: g.laplace(-1.0, 0.5, size=N),
     "multinomial": lambda g: g.multinomial(20, [0.2, 0.3, 0.5], size=N // 3),
+    "vonmises-small-kappa": lambda g: g.vonmises(-1.0, 0.1, size=N),
+    "zipf-heavy": lambda g: numpy.minimum(_host_args(g.zipf(1.3, size=N)), 50),
+    "multivariate_hypergeometric": lambda g: g.multivariate_hypergeometric([5, 10, 15], 12, size=N // 3),
+    "multivariate_hypergeometric-count": lambda g: g.multivariate_hypergeometric([2, 3, 4, 1], 5, size=N // 4,
+                                                                                 method="count"),
     "multinomial-array-n": lambda g: g.multinomial([5, 50], [0.6, 0.4], size=(N // 4, 2)),
     "multivariate_normal-svd": lambda g: g.multivariate_normal([0.0, 1.0], [[1.0, 0.5], [0.5, 2.0]], size=N // 2),
     "multivariate_normal-cholesky": lambda g: g.multivariate_normal([0.0, 1.0], [[1.0, 0.5], [0.5, 2.0]], size=N // 2,
@@ -142,6 +153,22 @@ def test_generator_methods(gpu, name):
 
 def _host_args(v):
     return xpshim.asnumpy(v) if type(v) is xpshim.ndarray else v
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+@pytest.mark.parametrize("name", sorted(RANDOM_STATE))
+def test_random_state_methods(gpu, name):
+    """np.random.RandomState(seed) on the GPU (CuPy's, filled where it lacks a method), no host fallback."""
+    got = getattr(xpshim.random.RandomState(21), name)(*RANDOM_STATE[name], size=N)
+    assert not xpshim.stats()["fallbacks"], xpshim.stats()["fallbacks"]
+    _compare(got, getattr(numpy.random.RandomState(22), name)(*RANDOM_STATE[name], size=N), f"RandomState.{name}")
+
+
+def test_random_state_multinomial(gpu):
+    got = xpshim.asnumpy(xpshim.random.RandomState(3).multinomial(20, [0.2, 0.3, 0.5], size=N // 3))
+    want = numpy.random.RandomState(4).multinomial(20, [0.2, 0.3, 0.5], size=N // 3)
+    for j in range(3):
+        _compare(got[:, j], want[:, j], f"RandomState.multinomial[:, {j}]")
 
 
 @pytest.mark.parametrize("label", sorted(GENERATOR_DRAWS))

@@ -517,12 +517,12 @@ class GpuObject:
         c = getattr(self._obj, name, None)
         g = _gaps.lookup(f"{self._label}.{name}") if c is None else None
         if g is not None:
-            obj, label, twin = self._obj, self._label, self._twin
+            obj, label, twin, self_ = self._obj, self._label, self._twin, self
 
             def filled(*args, **kwargs):
                 a, kw = gpu_args(args, kwargs, ((), ARRAY_PARAMS, False))
                 try:
-                    return wrap(call_gpu(g.fn, [obj, *a], kw))
+                    return wrap(call_gpu(g.fn, [self_ if g.holder else obj, *a], kw))
                 except _gaps.Decline as e:
                     return _fallback.run(f"{label}.{name}", getattr(twin, name), args, kwargs,
                                          f"CuPy's {label} has no {name}, and xpshim's GPU version "

@@ -125,6 +125,43 @@ def default_rng(seed=None):
     return GpuObject(xp.random.default_rng(seed), numpy.random.default_rng(seed), "random.Generator")
 
 
+class _RandomClass(type):
+    """``isinstance(x, np.random.RandomState)`` (or Generator): NumPy's objects, and the GPU ones."""
+
+    def __instancecheck__(cls, x):
+        return isinstance(x, cls._numpy) or (type(x) is GpuObject and x._label == cls._label)
+
+    def __subclasscheck__(cls, c):
+        return issubclass(c, cls._numpy)
+
+
+class RandomState(metaclass=_RandomClass):
+    """numpy.random.RandomState on the current device (NumPy's on the CPU).
+
+    On the GPU it is CuPy's RandomState (cuRAND); methods CuPy's lacks are filled on the
+    GPU (``random``, ``random_integers``, ``multinomial``, ``bytes``) or run on a NumPy
+    RandomState seeded the same way (a counted, warned host fallback). The streams differ
+    from NumPy's: a seed gives reproducible runs on each device, not the same numbers.
+    """
+
+    _numpy, _label = numpy.random.RandomState, "random.RandomState"
+
+    def __new__(cls, seed=None):
+        if not _backend.live or _config.current_device() == "cpu":
+            return numpy.random.RandomState(seed)
+        return GpuObject(_backend.xp.random.RandomState(seed), numpy.random.RandomState(seed), cls._label)
+
+
+class Generator(metaclass=_RandomClass):
+    """numpy.random.Generator. ``Generator(bit_generator)`` is NumPy's (a bit generator is a
+    host object); ``default_rng`` makes one on the current device. ``isinstance`` holds for both."""
+
+    _numpy, _label = numpy.random.Generator, "random.Generator"
+
+    def __new__(cls, bit_generator):
+        return numpy.random.Generator(bit_generator)
+
+
 def _lexsort_keys(keys):
     # NumPy takes a sequence of key arrays; CuPy's lexsort takes one 2-D array.
     if type(keys) in (list, tuple) and _backend.live and any(type(k) is ndarray for k in keys):
@@ -160,8 +197,10 @@ TABLE = {
     ("xpshim", "dot"): non_binding(_fused.make_dot(function("xpshim", "dot", numpy.dot, "dot"))),
     ("xpshim.random", "seed"): seed,
     ("xpshim.random", "default_rng"): default_rng,
+    ("xpshim.random", "RandomState"): RandomState,
+    ("xpshim.random", "Generator"): Generator,
 }
 TABLE.update(_hostio.TABLE)  # files, buffers and text: NumPy's own, plus the one counted copy
 for (_m, _n), _f in TABLE.items():
-    if isinstance(_f, types.FunctionType):
+    if isinstance(_f, (types.FunctionType, type)):
         _f.__module__ = _m

@@ -16,8 +16,8 @@ visible fallback that gives that reason.
 
 Names: ``xpshim.<name>``, ``xpshim.linalg.<name>``, ...; ufunc methods
 ``ufunc.<method>`` (generic, gets the NumPy ufunc first) or
-``xpshim.<ufunc>.<method>``; random Generator methods
-``random.Generator.<method>`` (gets the CuPy Generator first).
+``xpshim.<ufunc>.<method>``; random Generator and RandomState methods
+``random.Generator.<method>``, ``random.RandomState.<method>`` (get CuPy's object first).
 
 Families, one module each: ``compose`` (CuPy compositions), ``linalg``, ``ufuncs``
 (ufunc methods), ``generator`` (random Generator methods, from the CuPy Generator's
@@ -37,10 +37,10 @@ class Decline(Exception):
 
 
 class Impl:
-    __slots__ = ("fn", "kwargs", "how", "replaces")
+    __slots__ = ("fn", "kwargs", "how", "replaces", "holder")
 
-    def __init__(self, fn, kwargs, how, replaces=False):
-        self.fn, self.kwargs, self.how, self.replaces = fn, kwargs, how, replaces
+    def __init__(self, fn, kwargs, how, replaces=False, holder=False):
+        self.fn, self.kwargs, self.how, self.replaces, self.holder = fn, kwargs, how, replaces, holder
 
     def covers(self, kwargs, native=frozenset()):
         """Whether it takes these keywords: its own, or (a keyword gap) those CuPy's takes."""
@@ -52,7 +52,7 @@ class Impl:
         return self.kwargs is not None and not self.kwargs.isdisjoint(kwargs)
 
 
-def implements(name, kwargs=None, how="cupy", replaces=False):
+def implements(name, kwargs=None, how="cupy", replaces=False, holder=False):
     """Register ``fn`` as the GPU implementation of ``name``.
 
     ``kwargs``: None when it takes every keyword NumPy's takes; else the set of
@@ -61,9 +61,11 @@ def implements(name, kwargs=None, how="cupy", replaces=False):
     ``how``: "cupy" (a composition of CuPy operations) or "numba" (a kernel).
     ``replaces``: used instead of CuPy's function of that name, which exists but does not
     do what NumPy's does (its callbacks would get raw CuPy arrays, say).
+    ``holder``: a method of a GPU object (``random.Generator.<m>``) that gets xpshim's object
+    (CuPy's object and its host twin) instead of CuPy's object alone.
     """
     def deco(fn):
-        IMPL[name] = Impl(fn, None if kwargs is None else frozenset(kwargs), how, replaces)
+        IMPL[name] = Impl(fn, None if kwargs is None else frozenset(kwargs), how, replaces, holder)
         return fn
     return deco
 

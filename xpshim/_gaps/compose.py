@@ -549,3 +549,18 @@ def einsum_path(*operands, optimize="greedy", einsum_call=False):
     stand_ins = [numpy.broadcast_to(numpy.zeros((), o.dtype), o.shape) if isinstance(o, xp.ndarray) else o
                  for o in operands[1:]]
     return numpy.einsum_path(operands[0], *stand_ins, optimize=optimize, einsum_call=einsum_call)
+
+
+@implements("xpshim.lib.array_utils.byte_bounds")
+def byte_bounds(a):
+    """NumPy's byte_bounds of a GPU array: the device addresses of its first and one past its
+    last byte (NumPy's arithmetic on ``data.ptr`` and the strides)."""
+    low = high = a.data.ptr
+    if a.size == 0:
+        return low, high
+    for n, step in zip(a.shape, a.strides):
+        if step < 0:
+            low += (n - 1) * step
+        else:
+            high += (n - 1) * step
+    return low, high + a.itemsize

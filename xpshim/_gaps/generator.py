@@ -407,3 +407,110 @@ def bytes(g, length):
 
     b = g.integers(0, 256, size=int(length), dtype=numpy.uint8)
     return _transfer.to_host(b, "Generator.bytes").tobytes()
+
+
+# ------------------------------------------------------------------ through CuPy's RandomState kernels
+
+def _legacy(g):
+    """A CuPy RandomState seeded from ``g``'s own stream: its kernels for the distributions
+    CuPy's Generator lacks (von Mises, Zipf), and reproducible from ``g``'s seed."""
+    seed = int(g.integers(0, 2 ** 32 - 1, size=1, dtype=numpy.int64)[0])  # (a seed any RandomState takes)
+    return _xp().random.RandomState(seed)
+
+
+@implements("random.Generator.vonmises")
+def vonmises(g, mu, kappa, size=None):
+    (mu, kappa), shape = _checked(size, ("mu", mu, None), ("kappa", kappa, "non-negative"))
+    return _legacy(g).vonmises(mu, kappa, size=shape).astype(numpy.float64, copy=False)
+
+
+@implements("random.Generator.zipf")
+def zipf(g, a, size=None):
+    xp = _xp()
+    (a,), shape = _params(size, a)
+    if not bool(xp.all(a > 1)):  # (NaN too)
+        raise ValueError("a <= 1 or a is NaN")
+    return _legacy(g).zipf(a, size=shape).astype(numpy.int64, copy=False)
+
+
+@implements("random.Generator.multivariate_hypergeometric")
+def multivariate_hypergeometric(g, colors, nsample, size=None, method="marginals"):
+    """Generator.multivariate_hypergeometric: color by color, a hypergeometric draw from what
+    is left (the law of both of NumPy's methods), with NumPy's checks."""
+    xp = _xp()
+    if method not in ("count", "marginals"):
+        raise ValueError('method must be "count" or "marginals".')
+    c = numpy.asarray(colors.get() if hasattr(colors, "get") else colors)
+    if c.ndim != 1 or (c.size and (c.dtype.kind not in "iu" or c.min() < 0)):
+        raise ValueError("colors must be a one-dimensional sequence of nonnegative integers not "
+                         f"exceeding {numpy.iinfo(numpy.int64).max}.")
+    if nsample < 0:
+        raise ValueError("nsample must be nonnegative.")
+    total = int(c.sum())
+    if nsample > total:
+        raise ValueError("nsample > sum(colors)")
+    if method == "count" and total > 1000000000:
+        raise ValueError("When method is 'count', sum(colors) must not exceed 1000000000")
+    shape = _shape(size)
+    out = xp.zeros(shape + (c.size,), dtype=numpy.int64)
+    left = xp.full(shape, int(nsample), dtype=numpy.int64)
+    rest = total
+    for i in range(c.size - 1):
+        good, bad = int(c[i]), rest - int(c[i])
+        if good and bad:
+            x = g.hypergeometric(good, bad, xp.maximum(left, 1), size=shape).astype(numpy.int64, copy=False)
+            x = xp.where(left > 0, x, 0)
+        else:  # no balls of this color, or only this color left
+            x = xp.zeros(shape, numpy.int64) if not good else left.copy()
+        out[..., i] = x
+        left = left - x
+        rest = bad
+    if c.size:
+        out[..., -1] = left
+    return out
+
+
+# ------------------------------------------------------------------ RandomState (legacy) methods CuPy's lacks
+
+implements("random.RandomState.multinomial")(multinomial)
+
+
+@implements("random.RandomState.random")
+def random(rs, size=None):
+    return _xp().asarray(rs.random_sample(size))  # (size=None: a 0-d GPU array, as CuPy's draws)
+
+
+@implements("random.RandomState.random_integers")
+def random_integers(rs, low, high=None, size=None):
+    import warnings
+
+    if high is None:
+        high, low = low, 1
+    warnings.warn(f"This function is deprecated. Please call randint({low}, {high} + 1) instead",
+                  DeprecationWarning, stacklevel=3)
+    return _xp().asarray(rs.randint(low, int(high) + 1, size=size)).astype(numpy.int64, copy=False)
+
+
+@implements("random.RandomState.bytes")
+def legacy_bytes(rs, length):
+    """RandomState.bytes: random bytes made on the GPU, then copied to the host (counted)."""
+    from .. import _transfer
+
+    b = rs.randint(0, 256, size=int(length), dtype=numpy.uint8)
+    return _transfer.to_host(b, "RandomState.bytes").tobytes()
+
+
+# ------------------------------------------------------------------ spawn: from the seed sequence
+
+@implements("random.Generator.spawn", holder=True)
+def spawn(holder, n_children):
+    """Generator.spawn: children seeded from NumPy's SeedSequence of the same seed, each a GPU
+    Generator (CuPy's, seeded from the child sequence) with its host twin."""
+    from .._dispatch import GpuObject
+
+    seq = holder._twin.bit_generator.seed_seq  # (NumPy's ValueError/TypeError for a bad n_children)
+    out = []
+    for child in seq.spawn(n_children):
+        seed = int(child.generate_state(1, numpy.uint64)[0] >> numpy.uint64(1))
+        out.append(GpuObject(_xp().random.default_rng(seed), numpy.random.default_rng(child), holder._label))
+    return out
