@@ -105,9 +105,14 @@ def _func(name, f, real=None, strict=True):
     def g(*args, **kwargs):
         if takes is not None and not kwargs.keys() <= takes:
             raise TypeError(f"{name}() got an unexpected keyword argument {sorted(kwargs.keys() - takes)[0]!r}")
+        _as_cupy_checks(name, args, kwargs)
         a = [_unwrap(x, strict and i == 0 and name not in _CREATION) for i, x in enumerate(args)]
         kw = {k: _unwrap(v, False) for k, v in kwargs.items()}
+        if name in _FILLS:
+            a, kw = _memset_zero(name, a, kw)
         r = f(*a, **kw)
+        if name in ("asarray", "array") and isinstance(r, numpy.ndarray) and r.dtype.kind in "OUSV":
+            raise ValueError(f"Unsupported dtype {r.dtype}")
         out = kwargs.get("out")
         if type(out) is ndarray and r is out._h:
             return out  # CuPy returns the out= array itself
@@ -121,6 +126,36 @@ def _func(name, f, real=None, strict=True):
     return g
 
 
+# CuPy's strictness where NumPy's code (run on the stand-in) would otherwise pass:
+_FILLS = {"asarray": 0, "array": 0, "full": 1, "fill": 0}  # name -> position of the value
+
+
+def _as_cupy_checks(name, args, kwargs):
+    if name in ("argsort", "sort") and kwargs.get("kind") not in (None, "stable"):
+        raise ValueError("kind can only be None or 'stable'")
+    if name == "concatenate" and args and any(type(v) is not ndarray for v in args[0]):
+        raise TypeError(f"Unsupported type {type(next(v for v in args[0] if type(v) is not ndarray))}")
+
+
+def _memset_zero(name, a, kw):
+    """CuPy makes scalars and fills by fill(), which writes any zero (-0.0 too) by memset."""
+    i = _FILLS[name]
+    key = "fill_value" if name == "full" else None
+    v = a[i] if len(a) > i else kw.get(key) if key else None
+    if v is not None and numpy.ndim(v) == 0 and not isinstance(v, (str, bytes)):
+        try:
+            zero = v == 0 and numpy.asarray(v).dtype.kind in "fc"
+        except Exception:
+            zero = False
+        if zero:
+            v = numpy.zeros((), numpy.asarray(v).dtype)[()] if not isinstance(v, numpy.ndarray) else numpy.zeros((), v.dtype)
+            if len(a) > i:
+                a = [*a[:i], v, *a[i + 1:]]
+            else:
+                kw = {**kw, key: v}
+    return a, kw
+
+
 class _Ufunc:
     def __init__(self, npu):
         self._np = npu
@@ -128,8 +163,8 @@ class _Ufunc:
         self.nin, self.nout, self.nargs = npu.nin, npu.nout, npu.nargs
 
     def __call__(self, *args, **kwargs):
-        for x in args:
-            if type(x) is numpy.ndarray or type(x) is list:
+        for x in (*args, kwargs.get("out")):
+            if type(x) is numpy.ndarray or type(x) is list or x is Ellipsis:
                 raise TypeError(f"Unsupported type {type(x)}")
         r = self._np(*[_unwrap(x, False) for x in args], **{k: _unwrap(v, False) for k, v in kwargs.items()})
         out = kwargs.get("out")
@@ -235,8 +270,8 @@ class ndarray:
     def __complex__(self):
         return complex(self._h)
 
-    def __index__(self):
-        return self._h.__index__()
+    def __index__(self):  # (CuPy's 0-d arrays are not integers to operator.index)
+        raise TypeError(f"'{type(self).__name__}' object cannot be interpreted as an integer")
 
     def __repr__(self):
         return repr(self._h)
@@ -271,6 +306,8 @@ def _unwrap_index(k):
         return h
     if type(k) is numpy.ndarray:
         raise TypeError("Unsupported type <class 'numpy.ndarray'>")
+    if type(k) is slice:  # (CuPy reads 0-d arrays as slice bounds, though not as operator.index)
+        return slice(*(v._h.item() if type(v) is ndarray else v for v in (k.start, k.stop, k.step)))
     return k
 
 

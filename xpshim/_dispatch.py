@@ -110,8 +110,15 @@ def _arraylike(v):
     if t is numpy.ndarray:
         return _transfer.to_device(v, "array-like argument")
     if t is list or t is tuple:
-        # An empty list means "no indices" to NumPy (intp), not an empty float array.
-        return _transfer.to_device(v, "array-like argument", dtype=None if v else numpy.intp)
+        if not v:  # an empty list means "no indices" to NumPy (intp), not an empty float array
+            return _transfer.to_device(v, "array-like argument", dtype=numpy.intp)
+        try:
+            h = numpy.asarray(v)
+        except ValueError:  # ragged: not array data (CuPy's function says what it wants)
+            return v
+        if h.dtype.kind in "OUSV":  # functions, strings: not array data (piecewise's funclist)
+            return v
+        return _transfer.to_device(h, "array-like argument")
     return v
 
 

@@ -129,28 +129,47 @@ def status():
     return "xpshim functions and arrays registered with numba.jit" if _done else "loaded, xpshim not registered"
 
 
-class _AfterNumbaImport:
-    """A meta-path finder that runs ``init`` once ``numba`` has been imported, for
-    runs where xpshim is not installed (so Numba's entry point cannot find it)."""
+class _AfterImport:
+    """A meta-path finder that runs ``then`` once module ``name`` has been imported."""
+
+    def __init__(self, name, then):
+        self.name, self.then = name, then
 
     def find_spec(self, name, path=None, target=None):
-        if name != "numba":
+        if name != self.name:
             return None
         import importlib.util
         import sys
 
         sys.meta_path.remove(self)
-        spec = importlib.util.find_spec("numba")
+        spec = importlib.util.find_spec(name)
         if spec is None or spec.loader is None:
             return spec
-        exec_module = spec.loader.exec_module
+        exec_module, then = spec.loader.exec_module, self.then
 
-        def exec_then_init(module):
+        def exec_then(module):
             exec_module(module)
-            init()
+            then()
 
-        spec.loader.exec_module = exec_then_init
+        spec.loader.exec_module = exec_then
         return spec
+
+
+def _cuda_target_ready():
+    """After the user's own ``import numba.cuda``: where NumPy lacks ``row_stack`` (2.5+), load
+    Numba's CUDA target now, with the name lent (``_kernels.cuda``), so that the user's first
+    ``@cuda.jit`` kernel compiles. Elsewhere nothing is done; a failure is left for ``info``."""
+    import numpy
+
+    if hasattr(numpy, "row_stack"):
+        return
+    from . import _backend, _kernels
+
+    if _kernels.simulated() or _backend.gpu_status().usable:
+        try:
+            _kernels.cuda()
+        except _kernels.Unavailable:
+            pass  # python -m xpshim info says why
 
 
 def install_import_hook():
@@ -158,5 +177,9 @@ def install_import_hook():
 
     if "numba" in sys.modules:
         init()
-    elif not any(isinstance(f, _AfterNumbaImport) for f in sys.meta_path):
-        sys.meta_path.insert(0, _AfterNumbaImport())
+    elif not any(isinstance(f, _AfterImport) and f.name == "numba" for f in sys.meta_path):
+        sys.meta_path.insert(0, _AfterImport("numba", init))
+    if "numba.cuda" in sys.modules:
+        _cuda_target_ready()
+    elif not any(isinstance(f, _AfterImport) and f.name == "numba.cuda" for f in sys.meta_path):
+        sys.meta_path.insert(0, _AfterImport("numba.cuda", _cuda_target_ready))

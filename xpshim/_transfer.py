@@ -74,6 +74,14 @@ def to_device(obj, reason, dtype=None):
     _record("host_to_device", host.nbytes, reason)
     if _fast(xp, host.nbytes) and host.dtype.kind not in "OUSV":
         return _pinned.to_device(xp, host)
+    return _small_to_device(xp, host)
+
+
+def _small_to_device(xp, host):
+    # CuPy makes a 0-d array from the value with fill(), which writes a zero (-0.0 too) by memset:
+    # a 0-d array goes over as one element, its bytes copied.
+    if host.ndim == 0:
+        return xp.asarray(host.reshape(1)).reshape(())
     return xp.asarray(host)
 
 
@@ -87,7 +95,7 @@ def place_on_device(host, reason):
     _record_placement("to_device", host.nbytes, reason)
     if _fast(xp, host.nbytes):
         return _pinned.to_device(xp, host)
-    return xp.asarray(host)
+    return _small_to_device(xp, host)
 
 
 def place_on_host(dev, reason):

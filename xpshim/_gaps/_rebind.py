@@ -53,12 +53,81 @@ class OnDevice:
         v = getattr(mod, name, None) if mod is not None else None
         if isinstance(npv, types.ModuleType):
             return OnDevice(npv, f"{self._path}.{name}" if self._path else name)
+        if v is not None and not self._path:
+            fix = _FIXES.get(name) or (_either if isinstance(npv, numpy.ufunc) else None)
+            if fix is not None:
+                return fix(npv, v)
         if v is not None:
             return v
         if isinstance(npv, type) or not callable(npv):
             return npv
         raise AttributeError(f"CuPy has no {self._path + '.' if self._path else ''}{name} "
                              f"(used by NumPy's code)")
+
+
+# Where NumPy's code calls a NumPy function in a way CuPy's does not take.
+def _holds(xp, args):
+    return any(isinstance(a, xp.ndarray) or (type(a) in (list, tuple) and any(isinstance(b, xp.ndarray) for b in a))
+               for a in args)
+
+
+def _either(npf, cpf):
+    """CuPy's function on device arrays; NumPy's on Python numbers and tuples (axes, edges of
+    a range), as NumPy's code expects. ``out=...`` (NumPy's "an array, not a scalar") asks
+    for a device array: CuPy's results always are."""
+    def f(*args, **kwargs):
+        xp = _backend_xp()
+        wants_array = kwargs.get("out", None) is Ellipsis
+        if wants_array:
+            kwargs = {k: v for k, v in kwargs.items() if k != "out"}
+        if _holds(xp, (*args, *kwargs.values())):
+            return cpf(*args, **kwargs)
+        if wants_array and args:
+            return cpf(array(args[0]), *args[1:], **kwargs)
+        return npf(*args, **kwargs)
+    f.__name__ = f.__qualname__ = getattr(npf, "__name__", "f")
+    return f
+
+
+def _concatenate(npf, cpf):
+    """CuPy's concatenate takes device arrays only: NumPy's code also passes lists (``[k[0]]``)."""
+    def f(arrays, *args, **kwargs):
+        if not _holds(_backend_xp(), arrays):
+            return npf(arrays, *args, **kwargs)
+        xp = _backend_xp()
+        return cpf([a if isinstance(a, xp.ndarray) else array(a) for a in arrays], *args, **kwargs)
+    return f
+
+
+def _log_base(scale):
+    """log2/log10: on complex input CuPy multiplies by the complex 1/ln(base), so log of 0
+    (-inf + 0j) gets a NaN imaginary part; NumPy scales each part (nc_log2, nc_log10)."""
+    def make(npf, cpf):
+        def f(x, *args, **kwargs):
+            xp = _backend_xp()
+            if isinstance(x, xp.ndarray) and x.dtype.kind == "c" and not args and not kwargs:
+                r = xp.log(x)
+                out = xp.empty_like(r)
+                out.real, out.imag = r.real * r.real.dtype.type(scale), r.imag * r.imag.dtype.type(scale)
+                return out
+            return _either(npf, cpf)(x, *args, **kwargs)
+        return f
+    return make
+
+
+def _argsort(npf, cpf):
+    """argsort of a tuple of axes (``wgt.transpose(np.argsort(axis))``): the order as a tuple of
+    ints, which CuPy's methods take where they take axes; device arrays: CuPy's."""
+    def f(a, *args, **kwargs):
+        if isinstance(a, _backend_xp().ndarray):
+            return cpf(a, *args, **kwargs)
+        r = npf(a, *args, **kwargs)
+        return tuple(r.tolist()) if r.ndim == 1 else r
+    return f
+
+
+_FIXES = {"argsort": _argsort, "concatenate": _concatenate,
+          "log2": _log_base(1.4426950408889634), "log10": _log_base(0.4342944819032518)}
 
 
 def copy_function(f, g):
@@ -75,10 +144,42 @@ _NUMPY_MODULES = ("numpy", "numpy._core.numeric", "numpy._core.fromnumeric", "nu
 
 def _late(name):
     """CuPy's ``name``, looked up at each call (the backend may change)."""
+    npv = getattr(numpy, name, None)
+    fix = _FIXES.get(name) or (_either if isinstance(npv, numpy.ufunc) else None)
+
     def f(*args, **kwargs):
-        return getattr(_backend_xp(), name)(*args, **kwargs)
+        cpf = getattr(_backend_xp(), name)
+        return (fix(npv, cpf) if fix is not None else cpf)(*args, **kwargs)
     f.__name__ = f.__qualname__ = name
     return f
+
+
+def patched(f, namespace, replacements):
+    """NumPy's function ``f`` recompiled from its source with ``replacements`` (old, new) made,
+    in the globals of ``namespace`` (a ``rebind`` result); None if the source is not there or
+    a text to replace is not found (a NumPy that changed: the caller keeps the plain copy)."""
+    import inspect
+    import textwrap
+
+    f = getattr(f, "_implementation", f)
+    try:
+        src = textwrap.dedent(inspect.getsource(f))
+    except (OSError, TypeError):
+        return None
+    lines = src.splitlines()
+    while lines and not lines[0].startswith("def "):  # NumPy's dispatch decorators: not wanted here
+        lines.pop(0)
+    src = "\n".join(lines)
+    for old, new in replacements:
+        if old not in src:
+            return None
+        src = src.replace(old, new)
+    g = namespace.__dict__["__globals__"]
+    local = {}
+    exec(compile(src, f"<NumPy's {f.__name__}, for CuPy>", "exec"), g, local)
+    c = local[f.__name__]
+    c.__defaults__, c.__kwdefaults__, c.__doc__ = f.__defaults__, f.__kwdefaults__, f.__doc__
+    return c
 
 
 def rebind(module, subs=None):
@@ -110,7 +211,9 @@ def rebind(module, subs=None):
     for n, v in vars(module).items():  # tables of the module's functions (histogram's bin rules)
         if type(v) is dict and n not in subs and any(callable(x) and x in copies for x in v.values()):
             g[n] = {k: copies.get(x, x) if callable(x) else x for k, x in v.items()}
-    return types.SimpleNamespace(**{k: v for k, v in g.items() if not k.startswith("__")})
+    ns = types.SimpleNamespace(**{k: v for k, v in g.items() if not k.startswith("__")})
+    ns.__dict__["__globals__"] = g  # (for ``patched``)
+    return ns
 
 
 def _holds_device(v, xp):

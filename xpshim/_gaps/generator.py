@@ -35,7 +35,10 @@ def _shape(size, *shapes):
 def _params(size, *params):
     """The parameters as float64 device arrays of the output shape, and that shape."""
     xp = _xp()
-    arrs = [xp.asarray(p, dtype=numpy.float64) for p in params]
+    arrs = [p.astype(numpy.float64, copy=False) if isinstance(p, xp.ndarray)
+            # (through NumPy: CuPy's asarray of the number -0.0 gives +0.0)
+            else xp.asarray(numpy.asarray(p, dtype=numpy.float64).reshape(-1)).reshape(numpy.shape(p))
+            for p in params]
     shape = _shape(size, *(a.shape for a in arrs))
     return [xp.broadcast_to(a, shape) for a in arrs], shape
 

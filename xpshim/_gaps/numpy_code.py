@@ -16,7 +16,7 @@ import numpy.lib._histograms_impl as _histograms
 import numpy.lib._polynomial_impl as _polynomial
 
 from . import implements
-from ._rebind import _late, on_device, rebind
+from ._rebind import _late, on_device, patched, rebind
 
 
 def _xp():
@@ -34,7 +34,14 @@ def _eigvals(a):
 
 
 _np = on_device(linalg=lambda: on_device(numpy.linalg, "linalg", eigvals=lambda: _eigvals))
-PU = rebind(_pu, {"np": _np})
+def _as_int(x, desc):
+    # NumPy's 0-d arrays are integers to operator.index; CuPy's are not
+    if isinstance(x, _xp().ndarray) and x.ndim == 0 and x.dtype.kind in "iu":
+        x = int(x)
+    return _pu._as_int(x, desc)
+
+
+PU = rebind(_pu, {"np": _np, "_as_int": _as_int})
 P = rebind(_P, {"np": _np, "pu": PU})
 
 # CuPy has polyval, polyvander, polycompanion and polyvalfromroots; the rest is here.
@@ -64,7 +71,8 @@ _SB = rebind(_shape_base)
 _H = rebind(_histograms)
 _PI = rebind(_polynomial)
 
-implements("xpshim.insert")(_FB.insert)
+# (CuPy's argsort takes kind=None or "stable" only; NumPy's insert asks for "mergesort", the same thing)
+implements("xpshim.insert")(patched(_FB.insert, _FB, [("kind='mergesort'", "kind='stable'")]) or _FB.insert)
 implements("xpshim.geomspace")(_CF.geomspace)
 implements("xpshim.unstack")(_SB.unstack)
 implements("xpshim.histogram_bin_edges")(_H.histogram_bin_edges)

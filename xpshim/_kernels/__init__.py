@@ -15,7 +15,7 @@ import threading
 
 import numpy
 
-_lock = threading.Lock()
+_lock = threading.RLock()  # (a user's import of numba.cuda may come while it is held)
 _state = {}
 
 
