@@ -142,7 +142,7 @@ def _memset_zero(name, a, kw):
     i = _FILLS[name]
     key = "fill_value" if name == "full" else None
     v = a[i] if len(a) > i else kw.get(key) if key else None
-    if v is not None and numpy.ndim(v) == 0 and not isinstance(v, (str, bytes)):
+    if isinstance(v, (int, float, complex, numpy.generic)) or (type(v) is numpy.ndarray and v.ndim == 0):
         try:
             zero = v == 0 and numpy.asarray(v).dtype.kind in "fc"
         except Exception:

@@ -33,7 +33,9 @@ def _creation(name):
             if r is not None:
                 return wrap(r)
         h = npf(a, dtype, *args, **kwargs)
-        if sized and (h.size < _placement.limit or h.dtype.kind not in "biufc"):
+        if h.dtype.kind not in "biufc":  # object, string, datetime, structured: no GPU form
+            return h
+        if sized and h.size < _placement.limit:
             return h
         return wrap(_transfer.to_device(h, name))
 
