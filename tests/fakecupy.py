@@ -398,6 +398,13 @@ def asnumpy(a, stream=None, order="C", out=None, *, blocking=True):
     return a.get() if type(a) is ndarray else numpy.asarray(a)
 
 
+def place(arr, mask, vals):
+    # CuPy's place casts the values to the array's dtype (NumPy's own refuses, say, int64
+    # values for an int16 array)
+    v = vals._h if type(vals) is ndarray else numpy.asarray(vals)
+    numpy.place(arr._h, mask._h if type(mask) is ndarray else mask, v.astype(arr.dtype))
+
+
 class _Pool:
     def free_all_blocks(self):
         pass

@@ -16,8 +16,10 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import xpshim
-from diffcases import (FUNC_TOL, FUNCS, MUTATES_FIRST, REDUCTIONS, RESULT_VIEW, RTOL32, UFUNCS,
-                       reduction_inputs, reduction_tolerance, resolve, ufunc_inputs, ufunc_tolerance)
+from hypothesis import assume
+
+from diffcases import (ATOL32, FUNC_TOL, FUNCS, MUTATES_FIRST, REDUCTIONS, RESULT_VIEW, RTOL32, UFUNCS,
+                       reduction_inputs, reduction_tolerance, resolve, ufunc_excluded, ufunc_inputs, ufunc_tolerance)
 from diffcore import FLOATS, NUMERIC, Arr, arrays, check
 from divergences import NAMES, XPSHIM_BUGS
 
@@ -64,17 +66,18 @@ def _xp(v):
 def _has32(args, kwargs):
     vals = list(args) + list(kwargs.values())
     flat = [x for v in vals for x in (v if isinstance(v, list) else [v])]
-    return any(isinstance(x, Arr) and x.base.dtype.itemsize <= 4 and x.base.dtype.kind in "fc" for x in flat)
+    return any(isinstance(x, Arr) and x.base.dtype in (numpy.float16, numpy.float32, numpy.complex64) for x in flat)
 
 
 @pytest.mark.parametrize("name", _params(UFUNCS))
 def test_ufunc(gpu, name):
     nf, xf = getattr(numpy, name), getattr(xpshim, name)
-    tol = ufunc_tolerance(name)
 
     @SETTINGS
     @given(args=ufunc_inputs(name))
     def prop(args):
+        assume(ufunc_excluded(name, args) is None)
+        tol = ufunc_tolerance(name, args)
         check(lambda: nf(*map(_np, args)), lambda: xf(*map(_xp, args)), f"{name}{tuple(args)}", **tol)
 
     _run(gpu, name, prop)
@@ -108,6 +111,8 @@ def test_function(gpu, name):
             tol["rtol"] = max(tol["rtol"], RTOL32)
         if _has32(args, kw) and "ulp" in tol and name in FUNC_TOL:
             tol = {"rtol": RTOL32, "atol": 1e-5}
+        if _has32(args, kw) and name in ATOL32:
+            tol["atol"] = max(tol.get("atol", 0.0), ATOL32[name])
 
         def call(f, side):
             a = [side(v) for v in args]
@@ -197,8 +202,12 @@ def test_operator(gpu, op):
         a = data.draw(arrays(dt, shape=shape, **lim))
         if op is operator.pow and dt.kind in "iu":
             lim = {"lo": 0, "hi": 5}
-        b = data.draw(arrays(dt, shape=a.base.shape if op is not operator.matmul else (3, 3), views=False, **lim))
-        tol = {"ulp": 2} if op is operator.pow else {"rtol": 1e-12} if op is operator.matmul and dt.kind == "f" else {"ulp": 0}
+        b = data.draw(arrays(dt, shape=a.np().shape if op is not operator.matmul else (3, 3), views=False, **lim))
+        if op is operator.mod:
+            assume(ufunc_excluded("remainder", [a, b]) is None)
+        # float32 matmul: cuBLAS sums in another order, a few float32 ulps
+        mm = {"rtol": 1e-12} if dt.itemsize == 8 else {"rtol": 1e-5, "norm": True}
+        tol = {"ulp": 2} if op is operator.pow else mm if op is operator.matmul and dt.kind == "f" else {"ulp": 0}
         check(lambda: op(a.np(), b.np()), lambda: op(a.xp(), b.xp()), f"{op.__name__}({a}, {b})", **tol)
 
     prop()
