@@ -243,7 +243,11 @@ class ndarray:
         return _func(name, m, getattr(_real.ndarray, name, None) if _real else None, strict=False)
 
     def __getitem__(self, k):
-        return _wrap(self._h[_unwrap_index(k)])
+        k = _unwrap_index(k)
+        r = self._h[k]
+        if isinstance(r, numpy.generic):  # CuPy gives a 0-d view of the element, not a copy
+            r = self._h[(*k, Ellipsis) if type(k) is tuple else (k, Ellipsis)]
+        return _wrap(r)
 
     def __setitem__(self, k, v):
         if type(v) is numpy.ndarray:

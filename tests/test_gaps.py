@@ -322,6 +322,14 @@ CASES.update({
              layouts=("c",))],
 })
 
+CASES["xpshim.roots"] = [  # (CuPy's own takes real symmetric companion matrices only)
+    case("complex-pair", lambda D: ((numpy.array([1.0, 1.0, 1.0]),), {}), dtypes=("float64",), layouts=("c",),
+         post=lambda r: (xpshim if type(r) is xpshim.ndarray else numpy).sort_complex(r)),
+    case("real", lambda D: ((numpy.array([1.0, -6.0, 11.0, -6.0]),), {}), dtypes=("float64",), layouts=("c",),
+         post=lambda r: (xpshim if type(r) is xpshim.ndarray else numpy).sort(r)),
+    case("leading-zeros", lambda D: ((numpy.array([0.0, 0.0, 2.0, -4.0]),), {}), dtypes=("float64",), layouts=("c",)),
+    case("2d", lambda D: ((numpy.ones((2, 2)),), {}), dtypes=("float64",), layouts=("c",))]
+
 # byte_bounds: addresses differ between host and device; the span they bound must not
 # (contiguous inputs only: a strided host view becomes a contiguous GPU array; test_byte_bounds_of_views below)
 CASES["xpshim.lib.array_utils.byte_bounds"] = [

@@ -13,7 +13,7 @@ import inspect
 
 import numpy
 
-from . import _backend, _config, _fallback, _gaps, _placement, _signatures, _transfer
+from . import _backend, _config, _edges, _fallback, _gaps, _placement, _signatures, _transfer
 from ._errors import OutOfMemoryError
 from ._ndarray import dev, host, ndarray, wrap
 from ._registry import ARRAY_PARAMS, METHOD_ARRAY_ARGS, NO_OP_KWARGS, SEQUENCE_PARAMS
@@ -112,6 +112,12 @@ def _arraylike(v):
     if t is list or t is tuple:
         if not v:  # an empty list means "no indices" to NumPy (intp), not an empty float array
             return _transfer.to_device(v, "array-like argument", dtype=numpy.intp)
+        if any(type(x) is ndarray for x in v):  # GPU arrays (and what comes with them) stacked on the GPU
+            try:
+                return _backend.xp.stack([dev(x) if type(x) in (ndarray, numpy.ndarray) else
+                                          _transfer.to_device(x, "array-like argument") for x in v])
+            except (ValueError, TypeError):
+                return v  # ragged, or not array data: CuPy's function says what it wants
         try:
             h = numpy.asarray(v)
         except ValueError:  # ragged: not array data (CuPy's function says what it wants)
@@ -194,11 +200,12 @@ def _resolve_path(mod, path):
 class Route:
     """One routed NumPy callable: its NumPy function and where CuPy's is."""
 
-    __slots__ = ("name", "npf", "cupy_path", "spec", "_cpf", "_xp", "_accepts", "_gap")
+    __slots__ = ("name", "npf", "cupy_path", "spec", "_cpf", "_xp", "_accepts", "_gap", "edge")
 
     def __init__(self, name, npf, cupy_path):
         self.name, self.npf, self.cupy_path = name, npf, cupy_path
         self.spec = _array_like_params(npf)
+        self.edge = _edges.TABLE.get(name)  # NumPy's answer where CuPy's differs on an edge case
         self._cpf = self._xp = self._accepts = None
         self._gap = _MISSING
 
@@ -248,6 +255,10 @@ class Route:
             if gap:
                 return self.filled(args, kwargs, f"CuPy's {self.cupy_path} takes no {', '.join(map(repr, gap))} argument")
         a, kw = gpu_args(args, kwargs, self.spec)
+        if self.edge is not None:
+            r = self.edge(a, kw)
+            if r is not _edges.PASS:
+                return wrap(r)
         r = call_gpu(cpf, a, kw)
         out = kwargs.get("out") if kwargs else None
         if type(out) is ndarray and r is out._a:

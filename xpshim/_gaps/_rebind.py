@@ -208,9 +208,22 @@ def rebind(module, subs=None):
         f = getattr(v, "_implementation", v)
         if isinstance(f, types.FunctionType) and f.__module__ == module.__name__ and n not in subs:
             g[n] = copies[v] = copies[f] = copy_function(f, g)
-    for n, v in vars(module).items():  # tables of the module's functions (histogram's bin rules)
-        if type(v) is dict and n not in subs and any(callable(x) and x in copies for x in v.values()):
-            g[n] = {k: copies.get(x, x) if callable(x) else x for k, x in v.items()}
+    def own(x):  # a function of the module's, or a lambda written in it
+        return isinstance(x, types.FunctionType) and x.__module__ == module.__name__
+
+    def fn(x):
+        return x if not isinstance(x, types.FunctionType) else copies.get(x) or (copy_function(x, g) if own(x) else x)
+
+    def table(d):  # the table with the module's functions (and lambdas) as copies, at any depth
+        return {k: table(x) if type(x) is dict else fn(x) for k, x in d.items()}
+
+    def holds_own(d):
+        return any(holds_own(x) if type(x) is dict else isinstance(x, types.FunctionType) and (own(x) or x in copies)
+                   for x in d.values())
+
+    for n, v in vars(module).items():  # tables of functions: histogram's bin rules, quantile's methods
+        if type(v) is dict and n not in subs and holds_own(v):
+            g[n] = table(v)
     ns = types.SimpleNamespace(**{k: v for k, v in g.items() if not k.startswith("__")})
     ns.__dict__["__globals__"] = g  # (for ``patched``)
     return ns

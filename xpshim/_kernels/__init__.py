@@ -90,6 +90,13 @@ def arg(x):
     array, used in place whatever its strides (as CuPy's is on a GPU)."""
     h = getattr(x, "_h", None)
     if h is None or not simulated():
+        if any(st < 0 for st in getattr(x, "strides", ())):
+            # numba-cuda reads negative strides as an overflowing unsigned size: an input is
+            # copied; a one-element view (CuPy calls it contiguous and keeps its strides) is
+            # re-viewed with positive ones, so writes through it still land
+            if x.size <= 1:
+                return type(x)(x.shape, x.dtype, x.data, strides=tuple(abs(st) for st in x.strides))
+            return x.copy()
         return x
     from numba.cuda.simulator.cudadrv.devicearray import FakeCUDAArray
 

@@ -1,0 +1,100 @@
+"""Edge cases where CuPy's function exists but answers otherwise than NumPy's.
+
+Each entry takes the call in CuPy's terms (GPU arrays unwrapped) and returns NumPy's
+answer for the edge case, or ``PASS`` to let CuPy's function run as usual. They are
+checked before CuPy is called, on shapes and dtypes only (no device sync), except
+where a sync is the price of NumPy's error (``linalg.inv`` on a singular matrix).
+
+* reductions of an empty array (``amax``, ``argmin``, ``ptp``, ``nanmean``, ``median``,
+  ...): CuPy returns an empty array, 0, or raises another error; NumPy raises
+  "zero-size array to reduction operation ... which has no identity", or returns NaN
+  and warns. The array is empty, so NumPy's answer is computed on the host from no data
+  (the copies are counted, and carry no bytes but the result's);
+* ``interp`` of non-contiguous arrays (CuPy refuses them), ``as_strided`` of a contiguous
+  array with a shape and no strides (CuPy keeps the array's own strides; NumPy's are
+  C-contiguous for the new shape), ``shares_memory`` of 0-d arrays (CuPy says True for any two);
+* ``linalg.inv``/``cholesky``: CuPy reports LAPACK's failures only when asked, so they run
+  under ``cupyx.errstate(linalg="raise")``, as NumPy raises ``LinAlgError``.
+"""
+
+import numpy
+
+from . import _backend, _transfer
+
+PASS = object()
+
+_EMPTY_REDUCTIONS = ("amax", "amin", "max", "min", "ptp", "argmax", "argmin", "nanmax", "nanmin",
+                     "nanargmax", "nanargmin", "nanmean", "nanstd", "nanvar", "median", "nanmedian")
+
+
+def _empty_reduction(name):
+    npf = getattr(numpy, name)
+
+    def edge(args, kwargs):
+        a = args[0] if args else kwargs.get("a")
+        if not isinstance(a, _backend.xp.ndarray) or a.size or kwargs.get("out") is not None:
+            return PASS
+        h = _transfer.to_host(a, f"{name} of an empty array: NumPy's answer")
+        rest = [_transfer.to_host(v, name) if isinstance(v, _backend.xp.ndarray) else v for v in args[1:]]
+        r = npf(h, *rest, **kwargs)  # (raises NumPy's error, or returns NaN and warns, as NumPy)
+        return _transfer.to_device(r, f"{name} of an empty array: NumPy's answer") if isinstance(r, numpy.ndarray) \
+            else _backend.xp.asarray(r)
+    return edge
+
+
+def _interp(args, kwargs):
+    xp = _backend.xp
+    if all(not isinstance(v, xp.ndarray) or v.flags.c_contiguous for v in args[:3]):
+        return PASS
+    args = [xp.ascontiguousarray(v) if isinstance(v, xp.ndarray) else v for v in args[:3]] + list(args[3:])
+    return xp.interp(*args, **kwargs)
+
+
+def _as_strided(args, kwargs):
+    x = args[0] if args else kwargs.get("x")
+    shape = args[1] if len(args) > 1 else kwargs.get("shape")
+    strides = args[2] if len(args) > 2 else kwargs.get("strides")
+    # (NumPy reads the array interface: C-contiguous strides for the new shape when the array is
+    # contiguous, the array's own strides otherwise, as CuPy always does)
+    if shape is None or strides is not None or not isinstance(x, _backend.xp.ndarray) or not x.flags.c_contiguous:
+        return PASS
+    shape = tuple(shape)
+    c, step = [], x.itemsize
+    for n in reversed(shape):
+        c.append(step)
+        step *= max(n, 1)
+    kw = {k: v for k, v in kwargs.items() if k not in ("x", "shape", "strides")}
+    return _backend.xp.lib.stride_tricks.as_strided(x, shape, tuple(reversed(c)), *args[3:], **kw)
+
+
+def _shares_memory(args, kwargs):
+    xp = _backend.xp
+    a, b = (list(args) + [None, None])[:2]
+    if not (isinstance(a, xp.ndarray) and isinstance(b, xp.ndarray)) or (a.ndim and b.ndim):
+        return PASS
+    from ._gaps.compose import byte_bounds
+
+    (alo, ahi), (blo, bhi) = byte_bounds(a), byte_bounds(b)
+    return bool(a.size and b.size and alo < bhi and blo < ahi)
+
+
+def _linalg_raises(name):
+    def edge(args, kwargs):
+        xp = _backend.xp
+        if xp.__name__ != "cupy":
+            return PASS
+        import cupyx
+
+        with cupyx.errstate(linalg="raise"):
+            return getattr(xp.linalg, name)(*args, **kwargs)
+    return edge
+
+
+TABLE = {
+    **{f"xpshim.{n}": _empty_reduction(n) for n in _EMPTY_REDUCTIONS},
+    "xpshim.interp": _interp,
+    "xpshim.lib.stride_tricks.as_strided": _as_strided,
+    "xpshim.shares_memory": _shares_memory,
+    "xpshim.linalg.inv": _linalg_raises("inv"),
+    "xpshim.linalg.cholesky": _linalg_raises("cholesky"),
+}
