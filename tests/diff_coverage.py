@@ -43,14 +43,27 @@ def exercised():
     return names
 
 
+# Routed names whose results cannot be compared value for value with NumPy's, and where
+# they are tested instead.
+ELSEWHERE = {
+    "lib.array_utils.byte_bounds": "device addresses: the span and the offsets of views are compared "
+                                   "(tests/test_gaps.py)",
+    "random.get_bit_generator": "NumPy's global bit generator, the same object on both sides",
+    "random.set_bit_generator": "NumPy's global bit generator, the same object on both sides",
+}
+
+
 def main(argv):
     routed, done = routed_names(), exercised()
     hit = routed & done
     print(f"differential suite: {len(hit)} of {len(routed)} routed names exercised "
           f"({100 * len(hit) / len(routed):.1f}%); plus indexing, operators, ufunc methods and "
           f"{len(test_random_stats.GENERATOR)} Generator methods")
-    if "-v" in argv:
-        print("not yet exercised:", ", ".join(sorted(routed - done)))
+    rest = routed - done
+    print(f"not compared by value ({len(rest & ELSEWHERE.keys())}): "
+          + "; ".join(f"{n} ({ELSEWHERE[n]})" for n in sorted(rest & ELSEWHERE.keys())))
+    if rest - ELSEWHERE.keys() or "-v" in argv:
+        print("not yet exercised:", ", ".join(sorted(rest - ELSEWHERE.keys())) or "none")
     return 0
 
 

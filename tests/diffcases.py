@@ -510,6 +510,12 @@ FUNCS = {
     "polynomial.polynomial.polygrid2d": _args(A(F, st.just((3,)), lo=-2, hi=2), A(F, st.just((2,)), lo=-2, hi=2), A(F, st.just((2, 2)), lo=-2, hi=2)),
     "polynomial.polynomial.polyvalfromroots": _args(A(F, lo=-2, hi=2), A(F, shapes(1, 1, 1, 3), lo=-2, hi=2)),
     "polynomial.polynomial.polyvander2d": _args(A(F, st.just((3,)), lo=-2, hi=2), A(F, st.just((3,)), lo=-2, hi=2), st.just([1, 2])),
+    "polynomial.polynomial.polyval3d": _args(*[A(F, st.just((3,)), lo=-2, hi=2)] * 3, A(F, st.just((2, 2, 2)), lo=-2, hi=2)),
+    "polynomial.polynomial.polygrid3d": _args(A(F, st.just((3,)), lo=-2, hi=2), A(F, st.just((2,)), lo=-2, hi=2),
+                                              A(F, st.just((2,)), lo=-2, hi=2), A(F, st.just((2, 2, 2)), lo=-2, hi=2)),
+    "polynomial.polynomial.polyvander3d": _args(*[A(F, st.just((3,)), lo=-2, hi=2)] * 3, st.just([1, 2, 1])),
+    # datetime has no GPU form: on numbers both raise TypeError (no loop for them)
+    "isnat": _args(A(R)),
     "polynomial.polyutils.as_series": _args(st.just([Arr(numpy.array([1.0, 2.0]), "plain"), Arr(numpy.array([3.0]), "plain")])),
     "polynomial.polyutils.trimcoef": _args(A(F, shapes(1, 1), lo=0, hi=2)),
     "polynomial.polyutils.trimseq": _args(A(F, shapes(1, 1), lo=0, hi=2)),
@@ -561,6 +567,7 @@ FUNC_TOL = {n: {"rtol": 1e-9, "atol": 1e-9} for n in (
     "vecmat", "roots", "polynomial.polynomial.polycompanion", "polynomial.polynomial.polydiv",
     "polynomial.polynomial.polyfit", "polynomial.polynomial.polyroots", "polynomial.polynomial.polyval2d",
     "polynomial.polynomial.polygrid2d", "polynomial.polynomial.polyvalfromroots", "polynomial.polynomial.polyvander2d",
+    "polynomial.polynomial.polyval3d", "polynomial.polynomial.polygrid3d", "polynomial.polynomial.polyvander3d",
     "polynomial.polyutils.mapdomain", "apply_over_axes")}
 FUNC_TOL.update({"linspace": {"rtol": 1e-12, "atol": 1e-13}, "logspace": {"rtol": 1e-12},
                  "cumulative_sum": {"rtol": 1e-9, "atol": 1e-9}, "polymul": {"rtol": 1e-9, "atol": 1e-9},

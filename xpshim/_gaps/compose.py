@@ -400,7 +400,12 @@ def _nanquantile(a, q, axis, out, method, keepdims, weights, percent):
         diff = above - below
         r = xp.where(gamma >= 0.5, above - diff * (1 - gamma), below + diff * gamma)
     if a.dtype.kind == "f":
-        r = xp.where(n == 0, xp.asarray(numpy.nan, dtype=r.dtype), r)
+        empty = n == 0
+        if bool(xp.any(empty)):  # (one sync: NumPy warns)
+            import warnings
+
+            warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=5)
+        r = xp.where(empty, xp.asarray(numpy.nan, dtype=r.dtype), r)
     shape = _reduced_shape(a.shape, axes, keepdims) if keepdims else rest
     return _out(r.reshape(qd.shape + shape), out)
 
