@@ -83,7 +83,7 @@ def pytest_runtest_logreport(report):
     if report.when == "call" or (report.when == "setup" and report.outcome != "passed"):
         outcome = "xfail" if hasattr(report, "wasxfail") else report.outcome
         row = {"test": report.nodeid.split("::", 1)[1], "outcome": outcome, "seconds": round(report.duration, 3),
-               "message": (_first_error(report) if report.failed else "")}
+               "message": (_first_error(report) if report.failed else getattr(report, "wasxfail", "") or "")}
         _rows.append(row)
         folder = os.environ.get("XPSHIM_DIFF_RESULTS")
         if folder:  # one line per test as it ends, so a run cut short still leaves its rows
