@@ -138,9 +138,12 @@ def measure(mod, n, variant, want, quick, reps, budget=None):
     return entry, got
 
 
-def suite(quick, only=None, reps=None, stand_in=False, kind=None, budget=None):
+def suite(quick, only=None, reps=None, stand_in=False, kind=None, budget=None, chosen=None):
     """Run the selected workloads in every variant; returns the results as a JSON-ready dict."""
     vs = variants(stand_in)
+    if chosen:  # NumPy always runs: it is the reference every variant is checked against
+        vs = [v if v.name == "numpy" or v.name in chosen else Variant(v.name, v.module, v.context, "not chosen (--variant)")
+              for v in vs]
     names = [n for n in workloads.names() if (not only or n in only) and (not kind or workloads.load(n).KIND == kind)]
     size = "quick" if quick else "full"
     for v in vs:
@@ -303,6 +306,8 @@ def main(argv=None):
                     help="run only this workload (repeatable)")
     ap.add_argument("--reps", type=int, default=None, help="timed repeats per variant (default: adaptive)")
     ap.add_argument("--kind", choices=["vectorized", "loop"], default=None, help="run only workloads of this kind")
+    ap.add_argument("--variant", action="append", choices=VARIANTS[1:], default=None,
+                    help="run only this variant besides NumPy (repeatable)")
     ap.add_argument("--budget", type=float, default=None,
                     help="seconds: a variant whose first run takes longer is not run again (timed once)")
     ap.add_argument("--stand-in", action="store_true",
@@ -310,7 +315,7 @@ def main(argv=None):
     ap.add_argument("--out", default=os.path.join(HERE, "results"))
     ap.add_argument("--tag", default=None, help="file name stem (default: date, machine, workloads)")
     args = ap.parse_args(argv)
-    res = suite(args.quick, args.only, args.reps, args.stand_in, args.kind, args.budget)
+    res = suite(args.quick, args.only, args.reps, args.stand_in, args.kind, args.budget, args.variant)
     m = res["machine"]
     tag = args.tag or (datetime.date.today().isoformat() + "-" + m.get("gpu", "cpu").replace(" ", "_")
                        + "-workloads" + ("-quick" if args.quick else ""))
