@@ -296,6 +296,9 @@ def non_binding(f):
     return cls()
 
 
+_HOST_OPERAND = frozenset({numpy.ndarray, int, float, complex, bool})
+
+
 def function(modname, name, npf, cupy_path, creation=False):
     """The xpshim wrapper for one NumPy function."""
     route = Route(f"{modname}.{name}", npf, cupy_path)
@@ -309,7 +312,11 @@ def function(modname, name, npf, cupy_path, creation=False):
         def wrapper(*args, **kwargs):
             if not _backend.live:
                 return npf(*args, **kwargs)
-            loc = locate(args, kwargs)
+            if not kwargs and args and type(args[0]) is numpy.ndarray and (
+                    len(args) == 1 or (len(args) == 2 and type(args[1]) in _HOST_OPERAND)):
+                loc = "cpu"  # the common case (a NumPy array, and a number or another one) without locate
+            else:
+                loc = locate(args, kwargs)
             if loc == "cpu":
                 r = npf(*args, **kwargs)
                 if type(r) is numpy.ndarray and r.size >= _placement.limit:
@@ -352,6 +359,20 @@ class ufunc:
     def __call__(self, *args, **kwargs):
         if not _backend.live:
             return self._np(*args, **kwargs)
+        if not kwargs:  # the common case, NumPy arrays and numbers only, without a call to locate
+            host = False
+            for x in args:
+                t = type(x)
+                if t is numpy.ndarray:
+                    host = True
+                elif t is not float and t is not int:
+                    break
+            else:
+                if host:
+                    r = self._np(*args)
+                    if type(r) is numpy.ndarray and r.size >= _placement.limit:
+                        return _placement.promote(r, args, kwargs)
+                    return r
         loc = locate(args, kwargs)
         if loc is None:
             loc = "cpu" if _config.placing() else _config.current_device()  # scalars and lists: small
