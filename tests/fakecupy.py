@@ -131,6 +131,9 @@ _FILLS = {"asarray": 0, "array": 0, "full": 1, "fill": 0}  # name -> position of
 
 
 def _as_cupy_checks(name, args, kwargs):
+    if name in ("zeros", "ones", "empty", "full") and args and (
+            type(args[0]) is ndarray or (type(args[0]) in (list, tuple) and any(type(v) is ndarray for v in args[0]))):
+        raise TypeError("'ndarray' object cannot be interpreted as an integer")
     if name in ("argsort", "sort") and kwargs.get("kind") not in (None, "stable"):
         raise ValueError("kind can only be None or 'stable'")
     if name == "concatenate" and args and any(type(v) is not ndarray for v in args[0]):

@@ -198,3 +198,12 @@ def test_numpy_left_fold_reference():
     """The reference the NOT_A_FOLD cases use is NumPy's own where NumPy folds (integers)."""
     h = numpy.array([[2, 3, 2], [1, 2, 3]], numpy.int64)
     numpy.testing.assert_array_equal(_fold(numpy.power, h, 1), numpy.power.reduce(h, axis=1))
+
+
+def test_long_single_lane_fold_runs_on_the_host_visibly(gpu):
+    """One lane over a long axis: the host is faster than a one-thread fold (a warned fallback)."""
+    h = _data("subtract", "float64", (1 << 14,))
+    with pytest.warns(xpshim.FallbackWarning, match="faster on the host"):
+        got = xpshim.subtract.accumulate(xpshim.asarray(h))
+    _check(got, numpy.subtract.accumulate(h))
+    assert xpshim.stats()["fallbacks"]

@@ -149,6 +149,9 @@ class _AfterImport:
 
         def exec_then(module):
             exec_module(module)
+            parent, _, child = name.rpartition(".")
+            if parent in sys.modules:  # (what the import system does next: `from numba import cuda` then works)
+                setattr(sys.modules[parent], child, module)
             then()
 
         spec.loader.exec_module = exec_then
@@ -166,10 +169,7 @@ def _cuda_target_ready():
     from . import _backend, _kernels
 
     if _kernels.simulated() or _backend.gpu_status().usable:
-        try:
-            _kernels.cuda()
-        except _kernels.Unavailable:
-            pass  # python -m xpshim info says why
+        _kernels.preload()
 
 
 def install_import_hook():

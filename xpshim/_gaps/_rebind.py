@@ -126,7 +126,21 @@ def _argsort(npf, cpf):
     return f
 
 
+def _sized(npf, cpf):
+    """zeros/ones/empty/full with a size NumPy's code computed on the device (a 0-d array, which
+    NumPy reads as an integer and CuPy does not)."""
+    def f(shape, *args, **kwargs):
+        xp = _backend_xp()
+        if isinstance(shape, xp.ndarray):
+            shape = int(shape)
+        elif type(shape) in (list, tuple):
+            shape = tuple(int(v) if isinstance(v, xp.ndarray) else v for v in shape)
+        return cpf(shape, *args, **kwargs)
+    return f
+
+
 _FIXES = {"argsort": _argsort, "concatenate": _concatenate,
+          **{n: _sized for n in ("zeros", "ones", "empty", "full")},
           "log2": _log_base(1.4426950408889634), "log10": _log_base(0.4342944819032518)}
 
 

@@ -68,7 +68,19 @@ for _n in ("sqrt", "log", "log2", "log10", "logn", "power", "arccos", "arcsin", 
 _FB = rebind(_function_base_impl)
 _CF = rebind(_function_base, {"linspace": _late("linspace")})  # (NumPy's passes device= to arange)
 _SB = rebind(_shape_base)
-_H = rebind(_histograms)
+def _unsigned_subtract(a, b):
+    """NumPy's _unsigned_subtract (a >= b; signed integers subtract in the unsigned type, so
+    the width of an int16 range fits), written for device values."""
+    xp = _xp()
+    a, b = xp.asarray(a), xp.asarray(b)
+    dt = numpy.result_type(a.dtype, b.dtype)
+    if dt.kind == "i":
+        u = numpy.dtype(f"u{dt.itemsize}")
+        return xp.subtract(a.astype(dt).astype(u), b.astype(dt).astype(u))
+    return xp.subtract(a.astype(dt), b.astype(dt))
+
+
+_H = rebind(_histograms, {"_unsigned_subtract": _unsigned_subtract})
 _PI = rebind(_polynomial, {"eigvals": _eigvals})
 
 # (CuPy's argsort takes kind=None or "stable" only; NumPy's insert asks for "mergesort", the same thing)

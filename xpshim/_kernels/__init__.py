@@ -75,6 +75,18 @@ def cuda():
         return c
 
 
+def preload():
+    """Load the CUDA target now if it loads (a user's own numba.cuda import); a failure here is
+    not kept, so xpshim's first kernel tries again and reports it then."""
+    with _lock:
+        if "cuda" in _state or "problem" in _state:
+            return
+        try:
+            _state["cuda"] = _import_numba_cuda()
+        except Exception:
+            pass
+
+
 def problem():
     """Why the kernels cannot run here, or None (loads Numba's CUDA target)."""
     try:
