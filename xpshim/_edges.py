@@ -32,7 +32,13 @@ def _empty_reduction(name):
 
     def edge(args, kwargs):
         a = args[0] if args else kwargs.get("a")
-        if not isinstance(a, _backend.xp.ndarray) or a.size or kwargs.get("out") is not None:
+        if not isinstance(a, _backend.xp.ndarray) or kwargs.get("out") is not None:
+            return PASS
+        if a.ndim == 0 and kwargs.get("keepdims") and name in ("median", "nanmedian"):
+            # CuPy's keeps one dimension of a 0-d input; NumPy's result is 0-d
+            kw = {k: v for k, v in kwargs.items() if k != "keepdims"}
+            return getattr(_backend.xp, name)(a, *args[1:], **kw).reshape(())
+        if a.size:
             return PASS
         h = _transfer.to_host(a, f"{name} of an empty array: NumPy's answer")
         rest = [_transfer.to_host(v, name) if isinstance(v, _backend.xp.ndarray) else v for v in args[1:]]
