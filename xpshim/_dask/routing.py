@@ -23,7 +23,7 @@ import numpy
 
 from . import chunk_bytes, current
 from .array import DaskArray, compute, dask_value, gather, to_cluster, wrap
-from .. import _config, _dispatch, _fallback, _namespace, _transfer
+from .. import _config, _dispatch, _fallback, _namespace, _signatures, _transfer
 from .._registry import MUTATING_METHODS, NO_OP_KWARGS, NUMPY_OWN, SEQUENCE_PARAMS, UFUNC_ACCUMULATE, UFUNC_REDUCE
 
 _MISSING = object()
@@ -126,20 +126,10 @@ def has_dask(args, kwargs):
     return False
 
 
-def _accepted(f):
-    try:
-        ps = inspect.signature(f).parameters.values()
-    except (TypeError, ValueError):
-        return None
-    if any(p.kind is p.VAR_KEYWORD for p in ps):
-        return None
-    return {p.name for p in ps}
-
-
 def _kwargs_gap(f, kwargs):
     if not kwargs:
         return ()
-    ok = _accepted(f)
+    ok = _signatures.accepted(f)
     if ok is None:
         return ()
     return tuple(k for k in kwargs if k not in ok and NO_OP_KWARGS.get(k, _MISSING) is not kwargs[k])
