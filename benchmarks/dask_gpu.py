@@ -123,13 +123,13 @@ def _median_time(f, sync, repeats):
     return statistics.median(ts)
 
 
-def timings(xp, args):
+def timings(xp, args, rows):
     """Median seconds of each operation: NumPy, xpshim on one GPU, Dask mode (results kept on the
     cluster, not gathered)."""
     import distributed
 
     rng = numpy.random.default_rng(1)
-    n_el, n_mm = (2_000_000, 1024) if args.quick else (200_000_000, 16384)
+    n_el, n_mm = (2_000_000, 1024) if args.quick else (args.elements, args.matrix)
     a = rng.random(n_el)
     m = rng.random((n_mm, n_mm))
     ops = {
@@ -145,7 +145,6 @@ def timings(xp, args):
 
         if _backend.gpu_status().usable:
             gpu = _backend.xp
-    rows = []
     for name, (f, _) in ops.items():
         row = {"workload": name}
         row["numpy_s"] = _median_time(lambda: f(numpy, a, m), lambda r=None: None, args.repeats)
@@ -167,6 +166,8 @@ def timings(xp, args):
                 distributed.wait(r.dask_array)
         row["dask_s"] = _median_time(on_cluster, wait, args.repeats)
         rows.append(row)
+        print(f"  {name}: {row}", flush=True)
+        args.save()
     return rows
 
 
@@ -194,9 +195,11 @@ def main(argv=None):
     ap.add_argument("--large-gb", type=float, default=None, help="size of the larger-than-memory array (default 6, quick 0.4)")
     ap.add_argument("--chunk-bytes", default=None, help="XPSHIM_DASK_CHUNK_BYTES for the run (default 256MiB, quick 8MiB)")
     ap.add_argument("--repeats", type=int, default=None)
+    ap.add_argument("--elements", type=int, default=50_000_000, help="length of the vectors timed (default 5e7)")
+    ap.add_argument("--matrix", type=int, default=4096, help="side of the matrices timed (default 4096)")
     args = ap.parse_args(argv)
     args.large_gb = args.large_gb or (0.4 if args.quick else 6.0)
-    args.repeats = args.repeats or (3 if args.quick else 7)
+    args.repeats = args.repeats or (3 if args.quick else 5)
     args.memory_limit = args.memory_limit or ("1GB" if args.cpu else "auto")
     chunk_bytes = args.chunk_bytes or ("8MiB" if args.quick else "256MiB")
     os.makedirs(args.out, exist_ok=True)
@@ -204,32 +207,41 @@ def main(argv=None):
     import xpshim as xp
     from xpshim import _dask
 
+    report = {"cluster": None, "mode": None, "python": platform.python_version(), "numpy": numpy.__version__,
+              "checks": [], "large": {}, "timings": [],
+              "env": {k: os.environ.get(k) for k in ("CUDA_VISIBLE_DEVICES", "NCCL_NVLS_ENABLE",
+                                                     "TORCH_SYMM_MEM_DISABLE_MULTICAST", "NVSHMEM_DISABLE_NVLS")}}
+
+    def save():  # after every stage: a run cut short keeps what it measured
+        with open(os.path.join(args.out, "dask_gpu.json"), "w") as f:
+            json.dump(report, f, indent=2)
+        with open(os.path.join(args.out, "dask_gpu.md"), "w") as f:
+            f.write(markdown(report))
+    args.save = save
+
     for limited in (True, False):  # the large test on tight workers, the rest with Dask's default limits
         cluster, client = start_cluster(args, limited)
         try:
             with xp.device("dask", client=client, chunk_bytes=chunk_bytes):
-                mode = _dask.describe()
-                print(mode, flush=True)
+                report["mode"] = _dask.describe()
+                report["cluster"] = f"{len(client.scheduler_info()['workers'])} worker(s), {'CPU' if args.cpu else 'GPU'}"
+                print(report["mode"], flush=True)
                 if limited:
-                    large = larger_than_memory(xp, client, args)
+                    report["large"] = larger_than_memory(xp, client, args)
+                    print(f"  larger than a worker's memory: {report['large']}", flush=True)
+                    save()
                     continue
-                checks = check_workloads(xp) + check_examples(xp, args.out)
-                times = timings(xp, args)
-            workers = len(client.scheduler_info()["workers"])
+                report["checks"] = check_workloads(xp) + check_examples(xp, args.out)
+                print(f"  checks: {sum(ok for _, ok, _ in report['checks'])} of {len(report['checks'])} match NumPy",
+                      flush=True)
+                save()
+                timings(xp, args, report["timings"])
         finally:
             client.close()
             cluster.close()
-    report = {"cluster": f"{workers} worker(s), {'CPU' if args.cpu else 'GPU'}", "mode": mode,
-              "python": platform.python_version(), "numpy": numpy.__version__, "checks": checks,
-              "large": large, "timings": times,
-              "env": {k: os.environ.get(k) for k in ("CUDA_VISIBLE_DEVICES", "NCCL_NVLS_ENABLE",
-                                                     "TORCH_SYMM_MEM_DISABLE_MULTICAST", "NVSHMEM_DISABLE_NVLS")}}
-    with open(os.path.join(args.out, "dask_gpu.json"), "w") as f:
-        json.dump(report, f, indent=2)
-    md = markdown(report)
-    with open(os.path.join(args.out, "dask_gpu.md"), "w") as f:
-        f.write(md)
-    print(md)
+    save()
+    print(markdown(report))
+    checks, large = report["checks"], report["large"]
     bad = [n for n, ok, _ in checks if not ok]
     if bad or not large["streamed_sum_ok"] or large.get("persisted_mean_ok") is False:
         print(f"FAILED: {bad or 'the larger-than-memory array'}", file=sys.stderr)

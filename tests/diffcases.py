@@ -62,7 +62,7 @@ NO_COMPLEX = {"logical_not", "expm1"}
 # complex inputs kept finite (and nonzero where named) for CuPy's complex special-value
 # handling (divergences.INPUTS): name -> positions that must be nonzero
 COMPLEX_FINITE = {"exp2": (), "sign": (), "less": (), "less_equal": (), "log1p": (), "log2": (0,),
-                  "power": (0,), "pow": (0,), "divide": (1,), "true_divide": (1,)}
+                  "power": (0,), "pow": (0,)}
 
 
 def ufunc_excluded(name, args):
@@ -75,17 +75,11 @@ def ufunc_excluded(name, args):
 def _excluded(name, vals):
     if name == "spacing" and vals[0].dtype == numpy.float16 and numpy.signbit(vals[0]).any():
         return "NumPy's float16 spacing of a negative value"  # positive and half the gap (float32/64: -ulp)
-    if name in ("floor_divide", "divmod") and vals[0].dtype.kind == "f" and numpy.isinf(vals[0]).any():
-        return "floor division of an infinity"
     if name in COMPLEX_FINITE and any(v.dtype.kind == "c" for v in vals):
         if not all(numpy.isfinite(v).all() and (numpy.abs(v) < 1e300).all() for v in vals):
             return "complex special values"
         if any(not numpy.all(vals[i]) for i in COMPLEX_FINITE[name]):
             return "complex special values"
-    if name in ("remainder", "mod", "divmod") and all(v.dtype.kind == "f" for v in vals[:2]):
-        r, b = numpy.broadcast_arrays(numpy.remainder(vals[0], vals[1]), vals[1])
-        if ((r == 0) & numpy.signbit(b)).any():
-            return "a zero float remainder of a negative divisor"
     return None
 
 

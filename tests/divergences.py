@@ -35,17 +35,13 @@ INPUTS = {
                           "result NumPy gives as a float32 subnormal may be 0.0 (or the smallest normal) on the GPU.",
     "complex special values": "CuPy's complex kernels are its own formulas, without C99 Annex G's special "
                               "cases: exp2(inf+0j) and log2(0j) have a NaN imaginary part, sign(infj) is nan+nanj, "
-                              "0j ** -1 is inf+nanj, z / 0j has NaN parts where NumPy gives infinities, "
+                              "0j ** -1 is inf+nanj, "
                               "log1p near the largest double overflows, and < / <= order a NaN part as NumPy does "
                               "not (-1+nanj < 0 is True). Complex inputs to those are finite, below 1e300 and "
                               "nonzero where a zero is special.",
     "complex expm1 and logical_not": "CuPy computes complex expm1 as exp(z) - 1 (near 0 its real part keeps "
                                      "only ulps of 1) and has no complex logical_not loop (TypeError 'Wrong "
                                      "type'). Their complex signatures are not generated.",
-    "floor division of an infinity": "floor_divide and divmod of an infinite float: NumPy gives NaN "
-                                     "(and warns), CuPy floor(inf / y) = inf. Not generated.",
-    "a zero float remainder of a negative divisor": "NumPy gives -0.0 (the divisor's sign, as Python does), "
-                                                     "CuPy +0.0. Not generated.",
     "integer fmod beyond 2**53": "CuPy's integer fmod goes through float64, so dividends past 2**53 lose their "
                                  "low bits (fmod(2**53 + 1, 2) is 0). Not generated.",
     "sum of complex to an integer dtype": "NumPy drops the imaginary part (ComplexWarning); CuPy's reduction "

@@ -429,3 +429,8 @@ cuda = types.SimpleNamespace(
     runtime=types.SimpleNamespace(getDeviceCount=lambda: 1, runtimeGetVersion=lambda: 0, driverGetVersion=lambda: 0),
 )
 __version__ = "fake"
+
+
+# CuPy's elementwise kernels, compiled by the host's C++ compiler (xpshim/_exact.cuh's
+# NumPy formulas run through it here, and through NVRTC on a GPU)
+from hostkernels import ElementwiseKernel  # noqa: E402,F401

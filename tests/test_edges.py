@@ -81,3 +81,15 @@ def test_linalg_errors_as_numpy(gpu, name, m):
 def test_median_of_a_0d_array_keeps_no_dimension(gpu):
     for f in ("median", "nanmedian"):
         _same(f, (numpy.array(2.5),), {"axis": None, "keepdims": True})
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "complex64", "float64", "int32"])
+@pytest.mark.parametrize("decimals", [0, 1, 3, -1, -2])
+@pytest.mark.parametrize("name", ["around", "round"])
+def test_round_in_the_arrays_dtype(gpu, name, dtype, decimals):
+    """Halfway values after scaling (263.0655 as float32 to 3 decimals): NumPy scales and
+    rounds in the array's own dtype."""
+    rng = numpy.random.default_rng(8)
+    x = numpy.concatenate([[263.0655, 0.125, -2.5, 1234.5, 0.0, -0.0], rng.random(200) * 10.0 ** rng.integers(-3, 4, 200)])
+    a = (x + 1j * x[::-1]).astype(dtype) if dtype[0] == "c" else (x * 100).astype(dtype) if dtype[0] == "i" else x.astype(dtype)
+    _same(name, (a, decimals), {})

@@ -204,3 +204,38 @@ def test_long_single_lane_fold_runs_on_the_host_visibly(gpu):
         got = xpshim.subtract.accumulate(xpshim.asarray(h))
     _check(got, numpy.subtract.accumulate(h))
     assert xpshim.stats()["fallbacks"]
+
+
+@pytest.mark.parametrize("name,dtype,vdtype", [("subtract", "float32", "float64"), ("true_divide", "float64", "float64"),
+                                              ("maximum", "float64", "float64"), ("subtract", "int16", "int16")])
+def test_at_many_updates_in_order(gpu, name, dtype, vdtype):
+    """Many repeated positions in random order: each position's updates in NumPy's order, and a's
+    dtype rounding every update (float32 a, float64 values)."""
+    rng = numpy.random.default_rng(5)
+    h = (rng.random(300) + 0.5).astype(dtype) if dtype[0] == "f" else rng.integers(-50, 50, 300).astype(dtype)
+    idx = rng.integers(0, 300, 5000)
+    b = (rng.random(5000) + 0.5).astype(vdtype) if vdtype[0] == "f" else rng.integers(-9, 9, 5000).astype(vdtype)
+    _at_matches(name, h, idx, b)
+
+
+@pytest.mark.parametrize("name,dtype", [("add", "int64"), ("maximum", "float64"), ("bitwise_xor", "int32")])
+def test_at_long_runs_of_an_associative_ufunc(gpu, name, dtype):
+    """20000 updates to 3 positions: cut into chunks folded in parallel, the same as NumPy's."""
+    rng = numpy.random.default_rng(6)
+    h = rng.integers(0, 9, 3).astype(dtype)
+    b = rng.integers(-1000, 1000, 20000).astype(dtype)
+    if dtype[0] == "f":
+        b[rng.integers(0, 20000, 5)] = numpy.nan
+    _at_matches(name, h, rng.integers(0, 3, 20000), b)
+
+
+def test_at_long_runs_in_order_run_on_the_host_visibly(gpu):
+    """A non-associative ``at`` of 20000 updates to 2 positions: a warned host run, NumPy's result."""
+    h = numpy.array([1.0, 2.0])
+    idx, b = numpy.random.default_rng(7).integers(0, 2, 20000), numpy.full(20000, 1.0001)
+    ref = h.copy()
+    numpy.subtract.at(ref, idx, b)
+    d = xpshim.asarray(h)
+    with pytest.warns(xpshim.FallbackWarning, match="faster on the host"):
+        xpshim.subtract.at(d, idx, b)
+    _check(d, ref)

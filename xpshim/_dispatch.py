@@ -13,7 +13,7 @@ import inspect
 
 import numpy
 
-from . import _backend, _config, _edges, _fallback, _gaps, _placement, _signatures, _transfer
+from . import _backend, _config, _edges, _exact, _fallback, _gaps, _placement, _signatures, _transfer
 from ._errors import OutOfMemoryError
 from ._ndarray import dev, host, ndarray, wrap
 from ._registry import ARRAY_PARAMS, METHOD_ARRAY_ARGS, NO_OP_KWARGS, SEQUENCE_PARAMS
@@ -217,6 +217,7 @@ class Route:
             if self._cpf is not None and self.gap is not None and self.gap.replaces:
                 self._cpf = None  # the gap table's version is used instead
             self._accepts = _signatures.accepted(self._cpf) if self._cpf is not None else None
+            self._cpf = _exact.wrap(self.cupy_path, self._cpf)  # NumPy's formula where CuPy's loop differs
             self._xp = xp
         return self._cpf
 
@@ -395,7 +396,7 @@ class ufunc:
             return _fallback.run(r.name, self._np, args, kwargs,
                                  f"CuPy's ufuncs take no {', '.join(map(repr, gap))} argument")
         a = [_arraylike(x) for x in args]
-        kw = {k: dev(v) for k, v in kwargs.items()}
+        kw = {k: tuple(map(dev, v)) if k == "out" and type(v) is tuple else dev(v) for k, v in kwargs.items()}
         res = wrap(call_gpu(cpf, a, kw))
         if out is not None:
             return out if type(out) is not tuple or len(out) != 1 else out[0]

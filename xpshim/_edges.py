@@ -13,6 +13,8 @@ where a sync is the price of NumPy's error (``linalg.inv`` on a singular matrix)
 * ``interp`` of non-contiguous arrays (CuPy refuses them), ``as_strided`` of a contiguous
   array with a shape and no strides (CuPy keeps the array's own strides; NumPy's are
   C-contiguous for the new shape), ``shares_memory`` of 0-d arrays (CuPy says True for any two);
+* ``around``/``round`` of float16, float32 and complex64: NumPy scales, rounds and scales
+  back in the array's dtype, CuPy in float64 (they differ at halfway values);
 * ``linalg.inv``/``cholesky``: CuPy reports LAPACK's failures only when asked, so they run
   under ``cupyx.errstate(linalg="raise")``, as NumPy raises ``LinAlgError``.
 """
@@ -96,8 +98,41 @@ def _linalg_raises(name):
     return edge
 
 
+def _power_of_ten(n):
+    r = 1.0
+    for _ in range(n):  # NumPy's: exact up to 1e22, and the same roundings past it
+        r *= 10.0
+    return r
+
+
+def _round(args, kwargs):
+    """around/round of float16, float32 and complex64: NumPy scales, rounds to an integer and
+    scales back in the array's own dtype (263.0655 as float32 to 3 decimals is 263.066);
+    CuPy computes in float64 (263.065)."""
+    xp = _backend.xp
+    a = args[0] if args else kwargs.get("a")
+    decimals = args[1] if len(args) > 1 else kwargs.get("decimals", 0)
+    out = args[2] if len(args) > 2 else kwargs.get("out")
+    if (not isinstance(a, xp.ndarray) or a.dtype.char not in "efF" or out is not None
+            or not isinstance(decimals, (int, numpy.integer)) or isinstance(decimals, bool)):
+        return PASS
+    if a.dtype.kind == "c":  # as NumPy: each part rounded as a real array
+        r = xp.empty_like(a)
+        r.real, r.imag = _rounded(xp, a.real, int(decimals)), _rounded(xp, a.imag, int(decimals))
+        return r
+    return _rounded(xp, a, int(decimals))
+
+
+def _rounded(xp, a, d):
+    with numpy.errstate(over="ignore"):
+        f = a.dtype.type(_power_of_ten(abs(d)))  # (a Python float is converted so in NumPy)
+    y = xp.rint(a * f if d >= 0 else a / f)
+    return y / f if d >= 0 else y * f
+
 TABLE = {
     **{f"xpshim.{n}": _empty_reduction(n) for n in _EMPTY_REDUCTIONS},
+    "xpshim.around": _round,
+    "xpshim.round": _round,
     "xpshim.interp": _interp,
     "xpshim.lib.stride_tricks.as_strided": _as_strided,
     "xpshim.shares_memory": _shares_memory,

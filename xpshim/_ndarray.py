@@ -20,7 +20,7 @@ import sys
 
 import numpy
 
-from . import _backend, _placement, _transfer
+from . import _backend, _exact, _placement, _transfer
 
 _new = object.__new__
 
@@ -668,6 +668,12 @@ def _inplace(op):
 def _unary(op):
     return lambda self: wrap(op(self._a))
 
+
+# NumPy's formulas where CuPy's loops differ (xpshim/_exact.py)
+for _n, _u in {"truediv": "true_divide", "floordiv": "floor_divide", "mod": "remainder", "divmod": "divmod"}.items():
+    _BINARY[_n] = _exact.operator(_u, _BINARY[_n])
+    if _n in _INPLACE:
+        _INPLACE[_n] = _exact.inplace(_u, _INPLACE[_n])
 
 for _n, _op in _BINARY.items():
     setattr(ndarray, f"__{_n}__", _binary(_op))

@@ -3,8 +3,9 @@
 ``ufunc.accumulate``/``reduce`` of a non-associative ufunc (subtract, divide,
 power, arctan2, ...) is a left fold: its result depends on the order, so it is
 computed in that order, one thread per lane (every other axis), walking the
-axis. ``reduceat`` folds each segment the same way; ``at`` applies the updates
-one after another, in index order, as NumPy's unbuffered ``at`` does.
+axis. ``reduceat`` folds each segment the same way; ``at`` gets the updates sorted
+by position (stably) and applies each position's run in order, one thread per
+position, as NumPy's unbuffered ``at`` does.
 
 The operation is one line of Python from ``OPS``, compiled by Numba as a
 device function; a ufunc not in ``OPS`` has no kernel here.
@@ -84,11 +85,13 @@ def _family(name):
             out[s, j] = acc
 
     @c.jit
-    def at(a, idx, b, n):  # a: flat; idx: flat positions; b: values, one per index
-        if nc.grid(1) == 0:
-            for t in range(n):
-                p = idx[t]
-                a[p] = op(a[p], b[t])
+    def at(a, pos, b, starts, k, n):  # pos sorted (stable), b in that order; run s: starts[s]..starts[s+1]
+        s = nc.grid(1)
+        if s < k:
+            hi = starts[s + 1] if s + 1 < k else n
+            q = pos[starts[s]]
+            for i in range(starts[s], hi):
+                a[q] = op(a[q], b[i])  # stored each step: a's dtype rounds each update, as NumPy's
 
     fam = _compiled[name] = (accumulate, reduce, reduceat, at)
     return fam
