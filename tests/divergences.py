@@ -31,14 +31,17 @@ INPUTS = {
     "integer overflow in abs/negative/gcd of the most negative value": "C-undefined; not generated.",
     "float32 subnormals": "CuPy compiles its kernels with flush-to-zero (-ftz=true): float32 and complex64 "
                           "subnormal inputs are read as 0.0 (fabs, comparisons, nonzero, log of 1e-45 is -inf) and "
-                          "results below 2**-126 come back as 0.0. float16 and float64 keep them. Not generated; a "
+                          "results below 2**-126 come back as 0.0 (so does an intermediate: complex64 division by a "
+                          "number with a part below 1e-30). float16 and float64 keep them. Not generated; a "
                           "result NumPy gives as a float32 subnormal may be 0.0 (or the smallest normal) on the GPU.",
     "complex special values": "CuPy's complex kernels are its own formulas, without C99 Annex G's special "
                               "cases: exp2(inf+0j) and log2(0j) have a NaN imaginary part, sign(infj) is nan+nanj, "
                               "0j ** -1 is inf+nanj, "
-                              "log1p near the largest double overflows, and < / <= order a NaN part as NumPy does "
+                              "log1p near the largest double overflows, log(inf+nanj) and tanh(infj) have NaN "
+                              "real parts, sin(inf+infj) has the other infinite sign, products through an "
+                              "infinite part (prod, cumprod) differ, and < / <= order a NaN part as NumPy does "
                               "not (-1+nanj < 0 is True). Complex inputs to those are finite, below 1e300 and "
-                              "nonzero where a zero is special.",
+                              "nonzero where a zero is special; complex products get no infinite parts.",
     "complex expm1 and logical_not": "CuPy computes complex expm1 as exp(z) - 1 (near 0 its real part keeps "
                                      "only ulps of 1) and has no complex logical_not loop (TypeError 'Wrong "
                                      "type'). Their complex signatures are not generated.",

@@ -1,6 +1,6 @@
 """NumPy's own tests, pointed at xpshim: a report, side by side with plain NumPy.
 
-    python tests/numpy_suite.py [--device cpu|stand-in|gpu] [--out DIR] [FILE ...]
+    python tests/numpy_suite.py [--device cpu|stand-in|gpu] [--jobs N] [--out DIR] [FILE ...]
 
 Copies a chosen set of NumPy's API-level test files out of the installed NumPy into a
 temporary folder (nothing is committed), rewrites ``import numpy as np`` to
@@ -11,6 +11,7 @@ GPU side on the NumPy-backed stand-in (tests/fakecupy.py); ``gpu`` needs a real 
 """
 
 import argparse
+import concurrent.futures
 import json
 import os
 import re
@@ -66,6 +67,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--device", choices=["cpu", "stand-in", "gpu"], default="cpu")
     ap.add_argument("--out", default=None, help="folder for the JSON report")
+    ap.add_argument("--jobs", type=int, default=1, help="files run at once")
     ap.add_argument("files", nargs="*", default=FILES)
     args = ap.parse_args(argv)
     src = os.path.dirname(numpy.__file__)
@@ -90,9 +92,13 @@ def main(argv=None):
             open(os.path.join(shim, name), "w").write(re.sub(r"^import numpy as np$", "import xpshim as np", text, flags=re.M))
         if args.device == "stand-in":
             open(os.path.join(shim, "conftest.py"), "w").write(STAND_IN_CONFTEST)
-        for name in names:
-            n_counts, n_failed = _run(orig, [name], base_env)
-            x_counts, x_failed = _run(shim, [name], base_env)
+        def both(name):
+            return _run(orig, [name], base_env), _run(shim, [name], base_env)
+
+        with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:  # (each run is its own process)
+            futures = {pool.submit(both, name): name for name in names}
+            done = [(futures[f], f.result()) for f in concurrent.futures.as_completed(futures)]
+        for name, ((n_counts, n_failed), (x_counts, x_failed)) in sorted(done, key=lambda d: names.index(d[0])):
             extra = sorted(set(x_failed) - set(n_failed))
             results[name] = {"numpy": n_counts, "xpshim": x_counts, "fail_only_under_xpshim": extra}
             print(f"{name:45s} numpy {n_counts.get('passed', 0):5d} passed {n_counts.get('failed', 0):3d} failed | "

@@ -93,3 +93,18 @@ def test_round_in_the_arrays_dtype(gpu, name, dtype, decimals):
     x = numpy.concatenate([[263.0655, 0.125, -2.5, 1234.5, 0.0, -0.0], rng.random(200) * 10.0 ** rng.integers(-3, 4, 200)])
     a = (x + 1j * x[::-1]).astype(dtype) if dtype[0] == "c" else (x * 100).astype(dtype) if dtype[0] == "i" else x.astype(dtype)
     _same(name, (a, decimals), {})
+
+
+@pytest.mark.parametrize("name", ["nanargmax", "nanargmin"])
+@pytest.mark.parametrize("axis", [None, 0, 1])
+def test_nanarg_of_an_all_nan_slice_raises(gpu, name, axis):
+    a = numpy.array([[numpy.nan, 1.0], [numpy.nan, 2.0]], numpy.float32)
+    _same(name, (a,), {"axis": axis})  # (axis 1 has no all-NaN row: NumPy's answer, no error)
+    _same(name, (numpy.array(numpy.nan),), {})
+
+
+@pytest.mark.parametrize("name", ["nanprod", "nancumprod"])
+def test_complex_nanprod_counts_nan_parts_as_one(gpu, name):
+    a = numpy.array([[complex(numpy.nan, numpy.inf), 2 + 1j], [complex(0, numpy.nan), 1j]])
+    for kw in ({}, {"axis": 0}, {"axis": 1}):
+        _same(name, (a,), kw)

@@ -13,6 +13,8 @@ where a sync is the price of NumPy's error (``linalg.inv`` on a singular matrix)
 * ``interp`` of non-contiguous arrays (CuPy refuses them), ``as_strided`` of a contiguous
   array with a shape and no strides (CuPy keeps the array's own strides; NumPy's are
   C-contiguous for the new shape), ``shares_memory`` of 0-d arrays (CuPy says True for any two);
+* ``nanargmax``/``nanargmin`` with an all-NaN slice (CuPy returns -1; NumPy raises ValueError),
+  ``nanprod``/``nancumprod`` of complex arrays (NumPy counts an element with a NaN part as 1);
 * ``around``/``round`` of float16, float32 and complex64: NumPy scales, rounds and scales
   back in the array's dtype, CuPy in float64 (they differ at halfway values);
 * ``linalg.inv``/``cholesky``: CuPy reports LAPACK's failures only when asked, so they run
@@ -41,6 +43,10 @@ def _empty_reduction(name):
             kw = {k: v for k, v in kwargs.items() if k != "keepdims"}
             return getattr(_backend.xp, name)(a, *args[1:], **kw).reshape(())
         if a.size:
+            if name in ("nanargmax", "nanargmin") and a.dtype.kind in "fc":
+                axis = args[1] if len(args) > 1 else kwargs.get("axis")
+                if bool(_backend.xp.isnan(a).all(axis=axis).any()):  # (one sync: NumPy's check too)
+                    raise ValueError("All-NaN slice encountered")
             return PASS
         h = _transfer.to_host(a, f"{name} of an empty array: NumPy's answer")
         rest = [_transfer.to_host(v, name) if isinstance(v, _backend.xp.ndarray) else v for v in args[1:]]
@@ -98,6 +104,18 @@ def _linalg_raises(name):
     return edge
 
 
+def _nan_to_one(name):
+    """nanprod/nancumprod of complex arrays: NumPy takes an element with a NaN part as 1."""
+    def edge(args, kwargs):
+        xp = _backend.xp
+        a = args[0] if args else kwargs.get("a")
+        if not isinstance(a, xp.ndarray) or a.dtype.kind != "c":
+            return PASS
+        kw = {k: v for k, v in kwargs.items() if k != "a"}
+        return getattr(xp, name[3:])(xp.where(xp.isnan(a), a.dtype.type(1), a), *args[1:], **kw)
+    return edge
+
+
 def _power_of_ten(n):
     r = 1.0
     for _ in range(n):  # NumPy's: exact up to 1e22, and the same roundings past it
@@ -131,6 +149,8 @@ def _rounded(xp, a, d):
 
 TABLE = {
     **{f"xpshim.{n}": _empty_reduction(n) for n in _EMPTY_REDUCTIONS},
+    "xpshim.nanprod": _nan_to_one("nanprod"),
+    "xpshim.nancumprod": _nan_to_one("nancumprod"),
     "xpshim.around": _round,
     "xpshim.round": _round,
     "xpshim.interp": _interp,

@@ -76,7 +76,7 @@ class Exact:
         if hit is not False:
             return hit
         dt = None
-        if None not in key:
+        if all(k is not None for k in key):  # (not `None in key`: dtype("float64") == None is True)
             try:
                 res = self._np.resolve_dtypes(key + (None,) * self._np.nout)
             except Exception:  # no such loop: CuPy's ufunc raises its own error
@@ -90,12 +90,21 @@ class Exact:
         out = kwargs.pop("out", None)
         if len(args) != self._np.nin or any(v is not None for v in kwargs.values()):
             return self._fallthrough(args, out, kwargs)
+        r = self.run(args, out)
+        return self._fallthrough(args, out, kwargs) if r is None else r
+
+    def run(self, args, out=None):
+        """The kernel's result (or ``out``), or None where ``TABLE`` does not cover the call:
+        device arrays and Python or NumPy numbers only, a covered loop, ``out`` of its dtype."""
+        nd = self._xp.ndarray
+        for a in args:
+            if type(a) is not nd and type(a) not in _WEAK and type(a) is not bool and not isinstance(a, numpy.generic):
+                return None
         dt = self._loop(args)
         outs = () if out is None else (out if type(out) is tuple else (out,))
-        if dt is None or (outs and len(outs) != self._nout) or any(
-                type(o) is not self._xp.ndarray or o.dtype != dt for o in outs):
-            return self._fallthrough(args, out, kwargs)  # (CuPy casts into an out= of another dtype)
-        ins = [a.astype(dt, copy=False) if type(a) is self._xp.ndarray else dt.type(a) for a in args]
+        if dt is None or (outs and len(outs) != self._nout) or any(type(o) is not nd or o.dtype != dt for o in outs):
+            return None  # (CuPy casts into an out= of another dtype)
+        ins = [a.astype(dt, copy=False) if type(a) is nd else dt.type(a) for a in args]
         return self._compiled()(*ins, *outs)
 
     def _fallthrough(self, args, out, kwargs):
@@ -143,7 +152,8 @@ def operator(name, op):
     for the loop types of ``TABLE[name]``."""
     def f(a, b):
         e = _for_operator(name)
-        return op(a, b) if e is None else e(a, b)
+        r = None if e is None else e.run((a, b))
+        return op(a, b) if r is None else r
     return f
 
 
@@ -151,8 +161,7 @@ def inplace(name, op):
     """``a op= b`` likewise (CuPy's in-place operator where the loop is not covered)."""
     def f(a, b):
         e = _for_operator(name)
-        if e is None:
+        if e is None or e.run((a, b), a) is None:
             return op(a, b)
-        e(a, b, out=a)
         return a
     return f
