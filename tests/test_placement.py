@@ -180,8 +180,10 @@ def test_moved_array_serves_reads_and_writes_until_used_otherwise(auto):
     for i in range(50):
         x[i] = x[i] * 2
     assert x._h is not None and placed("to_host") == 1
-    assert x[3] == 6.0 and float(x[3:4][0]) == 6.0  # a slice is GPU work: moved back
-    assert placed("to_device") == 1
+    assert x[3] == 6.0 and float(x[3:4][0]) == 6.0  # a small part is served from the host too
+    assert placed("to_device") == 0
+    x + 1  # any other use is GPU work: the data moves back
+    assert placed("to_device") == 1 and x._h is None
     numpy.testing.assert_array_equal(np.asnumpy(x), numpy.arange(50.0) * 2)
     # after moving back, it takes longer before it moves again
     for i in range(_placement.MIGRATE_AFTER + 1):
@@ -311,3 +313,44 @@ def test_calibration_arithmetic(auto):
     table = _calibrate.measure(lambda h: np.to_device(h, "gpu"), lambda: None, sizes=(256, 1024), budget=0.001)
     assert set(table) == set(_calibrate.CASES) and all(len(r) == 2 for r in table.values())
     assert "crossover" in _calibrate.report(table, _calibrate.crossover(table))
+
+
+def test_a_loop_over_small_parts_moves_to_the_host(auto):
+    """Cholesky by hand: rows and columns of a GPU matrix read and written in a loop go to the
+    host after a few iterations (one counted move), and the result is NumPy's."""
+    n = 200
+    B = numpy.random.default_rng(1).random((n, n))
+    want_m = B @ B.T + n * numpy.eye(n)
+
+    def chol(xp, M):
+        L = xp.zeros_like(M)
+        for j in range(n):
+            s = M[j, j] - L[j, :j] @ L[j, :j]
+            L[j, j] = xp.sqrt(s)
+            L[j + 1:, j] = (M[j + 1:, j] - L[j + 1:, :j] @ L[j, :j]) / L[j, j]
+        return L
+
+    want = chol(numpy, want_m)
+    M = np.to_device(want_m, "gpu")
+    L = chol(np, M)
+    assert L._h is not None and M._h is not None and placed("to_host") == 2
+    numpy.testing.assert_allclose(np.asnumpy(L), want, rtol=1e-12, atol=1e-12)
+
+
+def test_large_parts_keep_an_array_on_the_gpu(auto):
+    """Slices at or above the crossover are GPU work: a stencil loop over them stays."""
+    u = np.to_device(numpy.linspace(0, 1, 3 * _placement.limit), "gpu")
+    for _ in range(3 * _placement.MIGRATE_AFTER):
+        u[1:-1] = u[1:-1] + 0.1 * (u[2:] - 2 * u[1:-1] + u[:-2])
+    assert u._h is None and placed("to_host") == 0
+
+
+def test_views_alive_when_moving_back_warn(auto):
+    x = np.to_device(numpy.arange(64.0), "gpu")
+    for i in range(64):
+        x[i] = x[i] + 1
+    assert x._h is not None
+    row = x[:8]  # a NumPy view of the host data
+    with pytest.warns(np.TransferWarning, match=r"view\(s\) of its host data"):
+        x + 1
+    assert type(row) is numpy.ndarray

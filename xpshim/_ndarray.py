@@ -444,51 +444,51 @@ class ndarray(metaclass=_NdarrayMeta):
         return wrap(self._a.round(ndigits))
 
     def __getitem__(self, key):
-        if self._h is not None:  # data moved to the host by an element-by-element loop
-            if _placement.scalar_key(key, self._h.ndim):
-                return self._h[key]
+        h = self._h
+        if h is not None:  # data moved to the host by a loop of element or small-slice accesses
+            hk = _placement.host_key(key)
+            if hk is not None:
+                return h[hk]
             _placement.back_to_device(self)
         t = type(key)
-        if t is int or t is slice or (t is tuple and all(type(k) in _BASIC for k in key)):
-            r = self._a[key]  # basic indexing: CuPy raises as NumPy does
-            if r.ndim:
-                if self._n > 0:  # (a negative count is the back-off after moving back)
-                    self._n = 0
-                return wrap(r)
-            n = self._n + 1
-            if n < _placement.MIGRATE_AFTER:
-                self._n = n
-                return wrap(r)
-            del r
-            if _placement.scalar_access(self, n):
-                return self._h[key]
-            return wrap(self._a[key])
-        if self._n > 0:
-            self._n = 0
-        return wrap(self._a[_index(self, key)])
+        basic = t is int or t is slice or (t is tuple and all(type(k) in _BASIC for k in key))
+        r = self._a[key] if basic else self._a[_index(self, key)]  # (basic: CuPy raises as NumPy does)
+        if r.ndim and r.size >= _placement.limit:  # (a large part: GPU work; the count restarts)
+            if self._n > 0:
+                self._n = 0
+            return wrap(r)
+        n = self._n + 1  # an element or a small part, as a loop over an array reads it
+        if n < _placement.MIGRATE_AFTER:
+            self._n = n
+            return wrap(r)
+        del r
+        if _placement.scalar_access(self, n):
+            return self._h[_placement.host_key(key)]
+        return wrap(self._a[key] if basic else self._a[_index(self, key)])
 
     def __setitem__(self, key, value):
         h = self._h
         if h is not None:
-            if _placement.scalar_key(key, h.ndim):
-                h[key] = _placement.host_value(value)
+            hk = _placement.host_key(key)
+            if hk is not None:
+                h[hk] = _placement.host_value(value)
                 return
             _placement.back_to_device(self)
+        # an element or a small part written counts as a loop's access (the value's size
+        # stands for the part's: no view is made to measure it)
+        if getattr(value, "size", 1) < _placement.limit:
+            n = self._n + 1
+            if n < _placement.MIGRATE_AFTER:
+                self._n = n
+            elif _placement.scalar_access(self, n):
+                self._h[_placement.host_key(key)] = _placement.host_value(value)
+                return
+        elif self._n > 0:
+            self._n = 0
         t = type(key)
         if t is int or t is slice or (t is tuple and all(type(k) in _BASIC for k in key)):
-            if _placement.scalar_key(key, self._a.ndim):
-                n = self._n + 1
-                if n < _placement.MIGRATE_AFTER:
-                    self._n = n
-                elif _placement.scalar_access(self, n):
-                    self._h[key] = _placement.host_value(value)
-                    return
-            elif self._n > 0:
-                self._n = 0
             self._a[key] = _value(value)
         else:
-            if self._n > 0:
-                self._n = 0
             self._a[_index(self, key)] = _value(value)
 
     # -- NumPy protocols: NumPy ufuncs on GPU arrays run on the GPU --------

@@ -190,8 +190,9 @@ def _unshared(x):
 
 
 def scalar_access(x, n):
-    """The ``n``-th consecutive element access of GPU array ``x``: True when its data has moved
-    to the host (``x._h``), else False with the count kept (``x._n``)."""
+    """The ``n``-th consecutive access of GPU array ``x`` to one element or a small part of it
+    (below the crossover): True when its data has moved to the host (``x._h``), else False
+    with the count kept (``x._n``)."""
     if not _config.placing():
         x._n = 0  # every array stays on the GPU here: look again after MIGRATE_AFTER more
         return False
@@ -201,7 +202,7 @@ def scalar_access(x, n):
     if not due or not _unshared(x):
         x._n = n
         return False
-    x._h = _transfer.place_on_host(x._a, f"element-by-element access of {x._a.size} elements")
+    x._h = _transfer.place_on_host(x._a, f"a loop over elements or small parts of {x._a.size} elements")
     del x._a  # from here, touching x._a (any GPU use) brings the data back: ndarray.__getattr__
     return True
 
@@ -209,23 +210,45 @@ def scalar_access(x, n):
 def back_to_device(x):
     """Move the host data of ``x`` back to the GPU (counted) and return the device array."""
     h = x._h
+    views = sys.getrefcount(h) - 3  # (x._h, h, getrefcount's argument): the rest are views of it
     x._a = a = _transfer.place_on_device(h, f"GPU use of an array moved to the host ({h.size} elements)")
     x._h = None
     x._n = -BACKOFF
+    if views > 0:
+        import warnings
+
+        from ._callsite import user_frame
+        from ._errors import TransferWarning
+
+        fn, line, glb = user_frame(3)
+        warnings.warn_explicit(
+            f"an array that a loop had moved to the host went back to the GPU while {views} view(s) of "
+            "its host data were alive: writes through those views no longer reach it, and its later "
+            "writes do not reach them (keep such loops on one device: xpshim.device('cpu') or 'gpu')",
+            TransferWarning, fn, line, module=glb.get("__name__"), registry=glb.setdefault("__warningregistry__", {}))
     return a
 
 
-def scalar_key(key, ndim):
-    """True for an index that picks one element of an ``ndim``-dimensional array."""
-    t = type(key)
-    if t is int:
-        return ndim == 1
-    if t is tuple and len(key) == ndim:
-        for k in key:
-            if type(k) is not int and not isinstance(k, numpy.integer):
-                return False
-        return True
-    return ndim == 1 and isinstance(key, numpy.integer)
+_GPU = object()
+
+
+def _host_part(k):
+    t = type(k)
+    if t is int or t is slice or k is None or k is Ellipsis or t is bool or t is list or t is numpy.ndarray:
+        return k
+    if isinstance(k, (numpy.integer, numpy.bool_)):
+        return k
+    h = getattr(k, "_h", None)  # an xpshim array whose data is on the host too
+    return h if h is not None else _GPU
+
+
+def host_key(key):
+    """``key`` for indexing host data (host-held xpshim arrays in it replaced by their data), or
+    None when it holds GPU arrays: then the indexed array's data goes back to the GPU."""
+    parts = tuple(map(_host_part, key)) if type(key) is tuple else _host_part(key)
+    if parts is _GPU or (type(parts) is tuple and any(p is _GPU for p in parts)):
+        return None
+    return parts
 
 
 def host_value(v):
