@@ -318,6 +318,11 @@ class ndarray(metaclass=_NdarrayMeta):
 
     if sys.version_info >= (3, 12):
         def __buffer__(self, flags):
+            caller = sys._getframe(1).f_globals.get("__name__", "")
+            if caller.startswith(("numba.", "numba_cuda.")):
+                # Numba's typing probes arguments with memoryview(); for a CUDA kernel the
+                # array is then taken through __cuda_array_interface__, in place (no copy)
+                raise TypeError("a GPU array has no host buffer; Numba takes it by __cuda_array_interface__")
             return memoryview(host(self, "buffer protocol"))
 
     @property
