@@ -144,9 +144,13 @@ def reduction_inputs(draw, name):
     if name in PRODUCTS and dt.kind in "fc":
         # partial products that overflow make the result depend on the order of the factors
         # (inf * 0): magnitudes up to 2 keep 125 factors finite, NaN and infinities still come
-        part = st.one_of(st.floats(-2, 2, width=64 if dt.itemsize >= 8 else 32), st.sampled_from([numpy.nan, numpy.inf, -numpy.inf]))
+        # (and partial products that underflow to 0 before an infinity: 0 * inf; factors of at
+        # least 0.5 in magnitude, or 0, keep 125 of them above float32's smallest normal)
+        w = 64 if dt.itemsize >= 8 else 32
+        finite = st.one_of(st.floats(0.5, 2, width=w), st.floats(-2, -0.5, width=w), st.just(0.0))
+        part = st.one_of(finite, st.sampled_from([numpy.nan, numpy.inf, -numpy.inf]))
         if dt.kind == "c":  # complex products through infinities: divergences.INPUTS
-            part = st.one_of(st.floats(-2, 2, width=64 if dt.itemsize >= 8 else 32), st.just(numpy.nan))
+            part = st.one_of(finite, st.just(numpy.nan))
         el = st.builds(complex, part, part) if dt.kind == "c" else part
         a = draw(st.builds(Arr, hnp.arrays(dt, hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=5), elements=el),
                            st.sampled_from(["plain", "reversed", "strided", "transposed"])))

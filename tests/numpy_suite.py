@@ -47,7 +47,7 @@ xpshim._backend.install(fakecupy, "stand-in")
 """
 
 
-def _run(folder, files, env):
+def _run(folder, files, env, keep=None):
     report = os.path.join(folder, "report.txt")
     deselect = []
     for t in DESELECT:  # named as in the copies: the file's path with "/" -> "_"
@@ -58,6 +58,11 @@ def _run(folder, files, env):
     r = subprocess.run(cmd, cwd=folder, capture_output=True, text=True, env=env)
     with open(report, "w") as f:
         f.write(r.stdout + r.stderr)
+    if keep:  # the failures' short lines, for triage
+        tag = "numpy" if os.path.basename(folder) == "numpy_tests" else "xpshim"
+        with open(os.path.join(keep, f"{tag}-{files[0]}.txt"), "w") as f:
+            f.write("\n".join(line for line in (r.stdout + r.stderr).splitlines()
+                              if line.startswith(("FAILED", "ERROR", "E ")) or " error" in line)[-200000:])
     counts = {k: int(v) for v, k in re.findall(r"(\d+) (passed|failed|error|errors|skipped|xfailed|xpassed)", r.stdout.splitlines()[-1] if r.stdout else "")}
     failed = sorted(set(re.findall(r"^FAILED (\S+)", r.stdout, re.M)))
     return counts, failed
@@ -68,8 +73,11 @@ def main(argv=None):
     ap.add_argument("--device", choices=["cpu", "stand-in", "gpu"], default="cpu")
     ap.add_argument("--out", default=None, help="folder for the JSON report")
     ap.add_argument("--jobs", type=int, default=1, help="files run at once")
+    ap.add_argument("--keep", default=None, help="folder for each file's failure lines under xpshim")
     ap.add_argument("files", nargs="*", default=FILES)
     args = ap.parse_args(argv)
+    if args.keep:
+        os.makedirs(args.keep, exist_ok=True)
     src = os.path.dirname(numpy.__file__)
     base_env = {**os.environ, "PYTHONPATH": ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")}
     base_env["XPSHIM_DEVICE"] = {"cpu": "cpu", "stand-in": "cpu", "gpu": "gpu"}[args.device]
@@ -93,7 +101,7 @@ def main(argv=None):
         if args.device == "stand-in":
             open(os.path.join(shim, "conftest.py"), "w").write(STAND_IN_CONFTEST)
         def both(name):
-            return _run(orig, [name], base_env), _run(shim, [name], base_env)
+            return _run(orig, [name], base_env), _run(shim, [name], base_env, args.keep)
 
         with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:  # (each run is its own process)
             futures = {pool.submit(both, name): name for name in names}

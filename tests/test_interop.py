@@ -203,3 +203,16 @@ def test_cuda_kernel_compiles_for_xpshim_array_types():
     if r.stdout.startswith("SKIP"):
         pytest.skip(f"no CUDA compiler here: {r.stdout.strip()}")
     assert "PTX OK" in r.stdout
+
+
+def test_numpy_in_place_operator_with_a_gpu_operand_writes_the_numpy_array(gpu):
+    """`h -= g` (h NumPy, g on the GPU) runs on the GPU and its result lands in h (counted)."""
+    g = np.asarray(numpy.arange(5.0))
+    h = numpy.ones(5)
+    h -= g
+    numpy.testing.assert_array_equal(h, 1.0 - numpy.arange(5.0))
+    q, m = numpy.zeros(5), numpy.zeros(5)
+    r = numpy.divmod(numpy.full(5, 7.0), g + 2, out=(q, m))
+    assert r[0] is q and r[1] is m and np.get_device(g) == "gpu"
+    numpy.testing.assert_array_equal(q, 7.0 // (numpy.arange(5.0) + 2))
+    numpy.testing.assert_array_equal(m, 7.0 % (numpy.arange(5.0) + 2))

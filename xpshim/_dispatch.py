@@ -361,15 +361,15 @@ class ufunc:
         if not _backend.live:
             return self._np(*args, **kwargs)
         if not kwargs:  # the common case, NumPy arrays and numbers only, without a call to locate
-            host = False
+            on_host = False
             for x in args:
                 t = type(x)
                 if t is numpy.ndarray:
-                    host = True
+                    on_host = True
                 elif t is not float and t is not int:
                     break
             else:
-                if host:
+                if on_host:
                     r = self._np(*args)
                     if type(r) is numpy.ndarray and r.size >= _placement.limit:
                         return _placement.promote(r, args, kwargs)
@@ -391,6 +391,15 @@ class ufunc:
         out = kwargs.get("out")
         if type(out) is tuple and len(out) == 1:
             kwargs = dict(kwargs, out=out[0])
+        outs = out if type(out) is tuple else (out,)
+        if any(type(o) is numpy.ndarray for o in outs):
+            # a host out= (NumPy's in-place operators on a NumPy array with a GPU operand): the
+            # GPU result is copied into it (counted), so the write lands where NumPy puts it
+            r = self(*args, **{k: v for k, v in kwargs.items() if k != "out"})
+            for o, v in zip(outs, r if type(r) is tuple else (r,)):
+                if o is not None:
+                    o[...] = host(v, "out= of a NumPy array") if type(v) is ndarray else v
+            return out[0] if type(out) is tuple and len(out) == 1 else out
         gap = [k for k in kwargs if k not in _signatures.UFUNC_KWARGS and NO_OP_KWARGS.get(k, _MISSING) is not kwargs[k]]
         if gap:
             return _fallback.run(r.name, self._np, args, kwargs,

@@ -102,10 +102,17 @@ class Exact:
                 return None
         dt = self._loop(args)
         outs = () if out is None else (out if type(out) is tuple else (out,))
-        if dt is None or (outs and len(outs) != self._nout) or any(type(o) is not nd or o.dtype != dt for o in outs):
-            return None  # (CuPy casts into an out= of another dtype)
+        if dt is None or (outs and len(outs) != self._nout) or any(type(o) is not nd for o in outs):
+            return None
         ins = [a.astype(dt, copy=False) if type(a) is nd else dt.type(a) for a in args]
-        return self._compiled()(*ins, *outs)
+        if all(o.dtype == dt for o in outs):
+            return self._compiled()(*ins, *outs)
+        if not all(numpy.can_cast(dt, o.dtype, "same_kind") for o in outs):
+            return None  # (CuPy's ufunc raises NumPy's casting error)
+        r = self._compiled()(*ins)  # NumPy's loop is the inputs' one; the result is cast into out
+        for o, v in zip(outs, r if type(r) is tuple else (r,)):
+            o[...] = v
+        return out
 
     def _fallthrough(self, args, out, kwargs):
         if out is not None:

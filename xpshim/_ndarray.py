@@ -451,6 +451,9 @@ class ndarray(metaclass=_NdarrayMeta):
     def __getitem__(self, key):
         h = self._h
         if h is not None:  # data moved to the host by a loop of element or small-slice accesses
+            t = type(key)
+            if t is int or t is slice or (t is tuple and all(type(k) in _BASIC for k in key)):
+                return h[key]
             hk = _placement.host_key(key)
             if hk is not None:
                 return h[hk]
@@ -458,9 +461,8 @@ class ndarray(metaclass=_NdarrayMeta):
         t = type(key)
         basic = t is int or t is slice or (t is tuple and all(type(k) in _BASIC for k in key))
         r = self._a[key] if basic else self._a[_index(self, key)]  # (basic: CuPy raises as NumPy does)
-        if r.ndim and r.size >= _placement.limit:  # (a large part: GPU work; the count restarts)
-            if self._n > 0:
-                self._n = 0
+        if r.ndim and r.size >= _placement.limit:  # a large part: GPU work, counted against the loop
+            self._n = _placement.large_part(self._n, r.size)
             return wrap(r)
         n = self._n + 1  # an element or a small part, as a loop over an array reads it
         if n < _placement.MIGRATE_AFTER:
@@ -488,8 +490,8 @@ class ndarray(metaclass=_NdarrayMeta):
             elif _placement.scalar_access(self, n):
                 self._h[_placement.host_key(key)] = _placement.host_value(value)
                 return
-        elif self._n > 0:
-            self._n = 0
+        else:
+            self._n = _placement.large_part(self._n, value.size)
         t = type(key)
         if t is int or t is slice or (t is tuple and all(type(k) in _BASIC for k in key)):
             self._a[key] = _value(value)

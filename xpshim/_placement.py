@@ -21,6 +21,7 @@ applies there. Every move is counted in ``xpshim.stats()["placement"]``.
 import math
 import operator
 import sys
+import weakref
 
 import numpy
 
@@ -46,6 +47,22 @@ def refresh():
 
 # ---------------------------------------------------------------- results and creation
 
+# The host data of arrays a loop moved to the host (id -> data): results made from their views
+# are not moved to the GPU (LU by hand: np.outer of a row and a column, then subtracted in place)
+_hosted = weakref.WeakValueDictionary()
+
+
+def _from_hosted(group):
+    for a in group:
+        if type(a) is numpy.ndarray:
+            root = a
+            while isinstance(root.base, numpy.ndarray):
+                root = root.base
+            if _hosted.get(id(root)) is root:
+                return True
+    return False
+
+
 def _aliases(r, group):
     for a in group:
         t = type(a)
@@ -68,6 +85,8 @@ def promote(r, args, kwargs, reason="result"):
         root = root.base
     if (root is not None and not isinstance(root, numpy.ndarray)) or _aliases(r, args) or _aliases(r, kwargs.values()):
         return r
+    if _hosted and (_from_hosted(args) or _from_hosted(kwargs.values())):
+        return r  # made from an array a loop moved to the host: that loop stays there
     from ._ndarray import wrap
 
     return wrap(_transfer.place_on_device(r, f"{reason} of {r.size} elements"))
@@ -189,6 +208,13 @@ def _unshared(x):
     return x._a.base is None and _holders(x) <= _base_refs
 
 
+def large_part(n, size):
+    """The loop count after an access to a part of ``size`` elements (at least the crossover):
+    lowered by one per crossover's worth, so a loop whose small accesses outweigh its large ones
+    still moves (LU by hand at n = 300), and one over large parts never does (n = 3000)."""
+    return max(n - size // limit, -BACKOFF)
+
+
 def scalar_access(x, n):
     """The ``n``-th consecutive access of GPU array ``x`` to one element or a small part of it
     (below the crossover): True when its data has moved to the host (``x._h``), else False
@@ -203,6 +229,7 @@ def scalar_access(x, n):
         x._n = n
         return False
     x._h = _transfer.place_on_host(x._a, f"a loop over elements or small parts of {x._a.size} elements")
+    _hosted[id(x._h)] = x._h
     del x._a  # from here, touching x._a (any GPU use) brings the data back: ndarray.__getattr__
     return True
 
