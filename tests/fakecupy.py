@@ -75,6 +75,9 @@ def _wrap(r):
     if isinstance(r, numpy.random.Generator):
         return _Generator(r)
     if type(r) is numpy.ndarray:
+        if r.dtype.kind not in "biufc" or r.dtype in (numpy.longdouble, numpy.clongdouble) and r.dtype.itemsize > 8 * (1 + (r.dtype.kind == "c")):
+            # CuPy has no object, string, datetime, structured or extended-precision arrays
+            raise ValueError(f"Unsupported dtype {r.dtype}")
         o = object.__new__(ndarray)
         o._h = r
         _adopt(o, r)

@@ -524,6 +524,21 @@ def test_declined_runs_on_host(gpu, label):
     numpy.testing.assert_array_equal(xpshim.asnumpy(got), expected)
 
 
+CASES["xpshim.pad"] = [  # (NumPy's own pad: its checks, and mode="median", which CuPy's lacks)
+    case(mode, lambda D, mode=mode: ((D((3, 4)), ((1, 2), (3, 1))), {"mode": mode}))
+    for mode in ("constant", "edge", "linear_ramp", "maximum", "mean", "median", "minimum", "reflect",
+                 "symmetric", "wrap")
+] + [
+    case("reflect-long", lambda D: ((D((3,)), 7), {"mode": "reflect"})),  # the pad longer than the array
+    case("odd", lambda D: ((D((4,)), (5, 2)), {"mode": "symmetric", "reflect_type": "odd"}), dtypes=("float64",)),
+    case("stat-length", lambda D: ((D((5, 4)), 2), {"mode": "mean", "stat_length": ((1, 2), (2, 1))}),
+         dtypes=("float64",)),
+    case("constant-values", lambda D: ((D((2, 3)), (1, 2)), {"constant_values": (4, 6)})),
+    case("negative-width", lambda D: ((D((3,)), -1), {}), layouts=("c",)),
+    case("float-width", lambda D: ((D((3,)), 1.5), {}), layouts=("c",)),
+]
+
+
 def _params():
     for name in sorted(CASES):
         for label, make, dtypes, layouts, post in CASES[name]:
@@ -554,3 +569,4 @@ def test_gap(gpu, name, make, dtype, layout, post):
     qual = name.removeprefix("xpshim.")
     nf, xf = resolve(numpy, qual), resolve(xpshim, qual)
     compare(nf, xf, args, kwargs, f"{name}({dtype}, {layout}, {kwargs})", post=post)
+

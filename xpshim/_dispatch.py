@@ -69,6 +69,32 @@ def _array_like_params(npf):
     return tuple(pos), frozenset(names), var
 
 
+def _dtype_position(npf):
+    """Where ``npf`` takes ``dtype``: its position (-1: keyword only), or None (no dtype)."""
+    try:
+        params = list(inspect.signature(npf).parameters.values())
+    except (TypeError, ValueError):
+        return None
+    for i, p in enumerate(params):
+        if p.name == "dtype":
+            return i if p.kind is p.POSITIONAL_OR_KEYWORD else -1
+    return None
+
+
+_FILLS = frozenset({"xpshim.full", "xpshim.full_like"})
+
+
+def host_only_dtype(dt):
+    """True for dtypes CuPy has no arrays of (object, strings, datetimes, structured, void, and
+    the extended-precision longdouble and clongdouble)."""
+    try:
+        d = numpy.dtype(dt)
+    except TypeError:
+        return False
+    return d.kind not in "biufc" or (d.kind in "fc" and d.itemsize > (8 if d.kind == "f" else 16)) or \
+        not d.isnative
+
+
 def _holds_array(v):
     return any(type(x) is ndarray or type(x) is numpy.ndarray or
                ((type(x) is list or type(x) is tuple) and _holds_array(x)) for x in v)
@@ -200,11 +226,12 @@ def _resolve_path(mod, path):
 class Route:
     """One routed NumPy callable: its NumPy function and where CuPy's is."""
 
-    __slots__ = ("name", "npf", "cupy_path", "spec", "_cpf", "_xp", "_accepts", "_gap", "edge")
+    __slots__ = ("name", "npf", "cupy_path", "spec", "_cpf", "_xp", "_accepts", "_gap", "edge", "dtype_at")
 
     def __init__(self, name, npf, cupy_path):
         self.name, self.npf, self.cupy_path = name, npf, cupy_path
         self.spec = _array_like_params(npf)
+        self.dtype_at = _dtype_position(npf)
         self.edge = _edges.TABLE.get(name)  # NumPy's answer where CuPy's differs on an edge case
         self._cpf = self._xp = self._accepts = None
         self._gap = _MISSING
@@ -242,6 +269,27 @@ class Route:
         return _fallback.run(self.name, self.npf, args, kwargs, why)
 
     def gpu(self, args, kwargs):
+        for x in args:  # a NumPy array of object, strings, datetimes...: no GPU form, NumPy's call
+            if type(x) is numpy.ndarray and host_only_dtype(x.dtype):
+                a, kw = to_host_args(args, kwargs, f"{self.name} of a {x.dtype} array (no GPU form)")
+                return self.npf(*a, **kw)
+        if self.dtype_at is not None:
+            dt = kwargs.get("dtype") if "dtype" in kwargs else (
+                args[self.dtype_at] if 0 <= self.dtype_at < len(args) else None)
+            if dt is None and self.name in _FILLS:  # np.full(shape, None): an object array
+                v = args[1] if len(args) > 1 else kwargs.get("fill_value")
+                if v is None or type(v) is str or type(v) is bytes:
+                    dt = object
+            if dt is not None and host_only_dtype(dt):
+                # object, string, datetime, structured: no GPU form; NumPy makes it on the host
+                # (GPU arguments copied there, counted), as np.array(..., dtype=object) does
+                a, kw = to_host_args(args, kwargs, f"{self.name} with dtype {numpy.dtype(dt)} (no GPU form)")
+                return self.npf(*a, **kw)
+        out = kwargs.get("out") if kwargs else None
+        if type(out) is numpy.ndarray:  # a NumPy out= with GPU inputs: the result is copied into it
+            r = self.gpu(args, {k: v for k, v in kwargs.items() if k != "out"})
+            out[...] = host(r, f"out= of a NumPy array ({self.name})") if type(r) is ndarray else r
+            return out
         cpf = self.cpf
         if cpf is None:
             g = self.gap
@@ -508,6 +556,10 @@ def method(name):
     arrays = METHOD_ARRAY_ARGS.get(name, {})
 
     def m(self, *args, **kwargs):
+        if name == "astype":
+            dt = args[0] if args else kwargs.get("dtype")
+            if dt is not None and host_only_dtype(dt):  # no GPU form: a NumPy array, as np.array makes
+                return host(self, f"astype({numpy.dtype(dt)}) (no GPU form)").astype(*args, **kwargs)
         cm = getattr(self._a, name, None)
         if cm is None:
             return _fallback.run_method(self, name, args, kwargs, f"cupy.ndarray has no {name}()")

@@ -6,7 +6,7 @@ import numpy
 
 from . import _backend, _config, _placement, _transfer
 from . import _fused, _hostio
-from ._dispatch import GpuObject, asnumpy, call_gpu, function, non_binding
+from ._dispatch import GpuObject, asnumpy, call_gpu, function, host_only_dtype, non_binding
 from ._ndarray import ndarray, wrap
 
 
@@ -33,7 +33,7 @@ def _creation(name):
             if r is not None:
                 return wrap(r)
         h = npf(a, dtype, *args, **kwargs)
-        if h.dtype.kind not in "biufc":  # object, string, datetime, structured: no GPU form
+        if host_only_dtype(h.dtype):  # object, string, datetime, structured, longdouble: no GPU form
             return h
         if sized and h.size < _placement.limit:
             return h

@@ -107,3 +107,32 @@ def polyint(p, m=1, k=None):
 # slice's quantiles by a search in its cumulative weights (one small search per slice).
 implements("xpshim.quantile", kwargs={"weights"})(_FB.quantile)
 implements("xpshim.percentile", kwargs={"weights"})(_FB.percentile)
+
+# pad: CuPy's own lacks mode="median" and NumPy's argument checks (pad_width's type and
+# shape, negative widths, stat_length), and refuses arrays NumPy takes; NumPy's pad is Python
+# over slicing, concatenation and reductions, all of which CuPy has.
+import numpy.lib._arraypad_impl as _arraypad  # noqa: E402
+
+def _as_pairs(x, ndim, as_index=False):
+    # Widths as NumPy's host scalars: on CuPy, ((x[0], x[0]),) would be two 0-d views of one
+    # element, and pad's `left -= chunk` would then change both sides at once
+    if not as_index:
+        return _AP_pairs(x, ndim, as_index)
+    xp = _xp()
+    if isinstance(x, xp.ndarray):
+        from .. import _transfer
+        x = _transfer.to_host(x, "pad_width")
+    return _arraypad._as_pairs(x, ndim, as_index=True)
+
+
+def _pad_asarray(x, *args, **kwargs):
+    # pad_width given as text, None or ragged sequences: NumPy's array (then pad's own TypeError)
+    xp = _xp()
+    if not isinstance(x, xp.ndarray) and numpy.asarray(x, *args, **kwargs).dtype.kind not in "biufc":
+        return numpy.asarray(x, *args, **kwargs)
+    return xp.asarray(x, *args, **kwargs)
+
+
+_AP = rebind(_arraypad, {"_as_pairs": _as_pairs, "np": on_device(asarray=lambda: _pad_asarray)})
+_AP_pairs = rebind(_arraypad)._as_pairs
+implements("xpshim.pad", replaces=True)(_AP.pad)
