@@ -111,7 +111,9 @@ def main(argv=None):
             results[name] = {"numpy": n_counts, "xpshim": x_counts, "fail_only_under_xpshim": extra}
             print(f"{name:45s} numpy {n_counts.get('passed', 0):5d} passed {n_counts.get('failed', 0):3d} failed | "
                   f"xpshim ({args.device}) {x_counts.get('passed', 0):5d} passed {x_counts.get('failed', 0):3d} failed"
-                  f"{'' if not extra else f'  ({len(extra)} fail only under xpshim)'}", flush=True)
+                  f"{'' if not extra else f'  ({len(extra)} fail only under xpshim)'}"
+                  f"{'  (NOT COLLECTED: an error at import)' if x_counts.get('error') and not x_counts.get('passed') else ''}",
+                  flush=True)
     tot = {k: sum(r[k].get("passed", 0) for r in results.values()) for k in ("numpy", "xpshim")}
     extra = sum(len(r["fail_only_under_xpshim"]) for r in results.values())
     print(f"total: numpy {tot['numpy']} passed; xpshim ({args.device}) {tot['xpshim']} passed; "

@@ -216,3 +216,24 @@ def test_numpy_in_place_operator_with_a_gpu_operand_writes_the_numpy_array(gpu):
     assert r[0] is q and r[1] is m and np.get_device(g) == "gpu"
     numpy.testing.assert_array_equal(q, 7.0 // (numpy.arange(5.0) + 2))
     numpy.testing.assert_array_equal(m, 7.0 % (numpy.arange(5.0) + 2))
+
+
+@pytest.mark.parametrize("make", [
+    lambda m: m.zeros(3, dtype=object), lambda m: m.full((2, 2), None), lambda m: m.full(3, "ab"),
+    lambda m: m.ones(4, dtype="m8[s]"), lambda m: m.empty(2, dtype=[("a", "i4")]).dtype,
+    lambda m: m.zeros(3, dtype=numpy.longdouble), lambda m: m.asarray(numpy.arange(3.0, dtype=">f8")),
+    lambda m: m.arange(4.0).astype(object), lambda m: m.arange(4.0).astype("m8[D]"),
+    lambda m: m.nanmedian(m.array(numpy.nan).astype("m8[us]")[()]),
+    lambda m: m.concatenate([numpy.array([None, 1], dtype=object), numpy.array(["x"], dtype=object)]),
+])
+def test_dtypes_without_a_gpu_form_are_numpys(gpu, make):
+    """Object, string, datetime, structured, extended-precision and non-native dtypes: CuPy has
+    no such arrays, so the call is NumPy's, on the host, with NumPy's result."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        want, got = make(numpy), make(np)
+    assert type(got) is type(want) and getattr(got, "dtype", None) == getattr(want, "dtype", None)
+    if isinstance(want, numpy.ndarray) and want.dtype.kind not in "V":
+        numpy.testing.assert_array_equal(got, want)

@@ -270,7 +270,7 @@ class Route:
 
     def gpu(self, args, kwargs):
         for x in args:  # a NumPy array of object, strings, datetimes...: no GPU form, NumPy's call
-            if type(x) is numpy.ndarray and host_only_dtype(x.dtype):
+            if (type(x) is numpy.ndarray or isinstance(x, numpy.generic)) and host_only_dtype(x.dtype):
                 a, kw = to_host_args(args, kwargs, f"{self.name} of a {x.dtype} array (no GPU form)")
                 return self.npf(*a, **kw)
         if self.dtype_at is not None:
