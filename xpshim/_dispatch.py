@@ -269,7 +269,7 @@ class Route:
         return _fallback.run(self.name, self.npf, args, kwargs, why)
 
     def gpu(self, args, kwargs):
-        for x in args:  # a NumPy array of object, strings, datetimes...: no GPU form, NumPy's call
+        for x in (*args, *kwargs.values()) if kwargs else args:  # a NumPy array of object, strings, ...
             if (type(x) is numpy.ndarray or isinstance(x, numpy.generic)) and host_only_dtype(x.dtype):
                 a, kw = to_host_args(args, kwargs, f"{self.name} of a {x.dtype} array (no GPU form)")
                 return self.npf(*a, **kw)
