@@ -189,6 +189,15 @@ def _axes_used(k):
 
 
 _BASIC = frozenset({int, slice, type(None), type(Ellipsis)})
+_HOST_VALUES = frozenset({float, int, bool, complex, numpy.ndarray})
+
+
+def _basic(key):
+    """A tuple index of ints, slices, None and Ellipsis only (basic indexing)."""
+    for k in key:
+        if type(k) not in _BASIC:
+            return False
+    return True
 
 
 def _value(v):
@@ -452,14 +461,14 @@ class ndarray(metaclass=_NdarrayMeta):
         h = self._h
         if h is not None:  # data moved to the host by a loop of element or small-slice accesses
             t = type(key)
-            if t is int or t is slice or (t is tuple and all(type(k) in _BASIC for k in key)):
+            if t is int or t is slice or (t is tuple and _basic(key)):
                 return h[key]
             hk = _placement.host_key(key)
             if hk is not None:
                 return h[hk]
             _placement.back_to_device(self)
         t = type(key)
-        basic = t is int or t is slice or (t is tuple and all(type(k) in _BASIC for k in key))
+        basic = t is int or t is slice or (t is tuple and _basic(key))
         r = self._a[key] if basic else self._a[_index(self, key)]  # (basic: CuPy raises as NumPy does)
         if r.ndim and r.size >= _placement.limit:  # a large part: GPU work, counted against the loop
             self._n = _placement.large_part(self._n, r.size)
@@ -476,6 +485,11 @@ class ndarray(metaclass=_NdarrayMeta):
     def __setitem__(self, key, value):
         h = self._h
         if h is not None:
+            t = type(key)
+            if (t is int or t is slice or (t is tuple and _basic(key))) and (
+                    type(value) in _HOST_VALUES or isinstance(value, numpy.generic)):
+                h[key] = value  # (the loop's common case, at NumPy's speed)
+                return
             hk = _placement.host_key(key)
             if hk is not None:
                 h[hk] = _placement.host_value(value)
@@ -493,7 +507,7 @@ class ndarray(metaclass=_NdarrayMeta):
         else:
             self._n = _placement.large_part(self._n, value.size)
         t = type(key)
-        if t is int or t is slice or (t is tuple and all(type(k) in _BASIC for k in key)):
+        if t is int or t is slice or (t is tuple and _basic(key)):
             self._a[key] = _value(value)
         else:
             self._a[_index(self, key)] = _value(value)
