@@ -345,3 +345,21 @@ def test_views_alive_when_moving_back_warn(auto):
     with pytest.warns(np.TransferWarning, match=r"view\(s\) of its host data"):
         x + 1
     assert type(row) is numpy.ndarray
+
+
+def test_part_size_is_numpys():
+    a = numpy.zeros((5, 6, 7))
+    keys = [0, (0,), slice(1, 3), (slice(None), 2), (Ellipsis, 1), (1, Ellipsis), (None, 1, slice(0, 4)),
+            (slice(None, None, 2), Ellipsis, slice(1, 5)), (0, 0, 0), Ellipsis, (Ellipsis,), (0, Ellipsis, 0),
+            (slice(-2, None), 1, Ellipsis), (slice(3, 1),)]
+    for k in keys:
+        assert _placement.part_size(a.shape, k, 1.0) == a[k].size, k
+
+
+def test_filling_a_large_array_in_a_loop_keeps_it_on_the_gpu(auto):
+    """`buf[:] = 0` writes the whole array: a large part, not a loop's small access."""
+    buf = np.to_device(numpy.ones(2 * _placement.limit), "gpu")
+    for _ in range(4 * _placement.MIGRATE_AFTER):
+        buf[:] = 0.0
+        buf[::2] = 1.0
+    assert buf._h is None and placed("to_host") == 0

@@ -556,10 +556,6 @@ def method(name):
     arrays = METHOD_ARRAY_ARGS.get(name, {})
 
     def m(self, *args, **kwargs):
-        if name == "astype":
-            dt = args[0] if args else kwargs.get("dtype")
-            if dt is not None and host_only_dtype(dt):  # no GPU form: a NumPy array, as np.array makes
-                return host(self, f"astype({numpy.dtype(dt)}) (no GPU form)").astype(*args, **kwargs)
         cm = getattr(self._a, name, None)
         if cm is None:
             return _fallback.run_method(self, name, args, kwargs, f"cupy.ndarray has no {name}()")
@@ -583,12 +579,24 @@ def method(name):
         r = call_gpu(cm, args, kwargs)
         return out if type(out) is ndarray and r is out._a else wrap(r)  # as NumPy: out= itself
 
+    if name == "astype":
+        m = _astype(m)
     m.__name__ = m.__qualname__ = name
     m.__qualname__ = f"ndarray.{name}"
     m.__module__ = "xpshim"
     m.__wrapped__ = npm
     m.__doc__ = f"ndarray.{name} on the GPU (cupy.ndarray.{name}; NumPy's on a host copy where CuPy lacks it)\n\n{npm.__doc__}"
     return m
+
+
+def _astype(routed):
+    """astype: to a dtype with no GPU form, a NumPy array (as np.array makes), else ``routed``."""
+    def astype(self, *args, **kwargs):
+        dt = args[0] if args else kwargs.get("dtype")
+        if dt is not None and host_only_dtype(dt):
+            return host(self, f"astype({numpy.dtype(dt)}) (no GPU form)").astype(*args, **kwargs)
+        return routed(self, *args, **kwargs)
+    return astype
 
 
 def install_methods():

@@ -20,7 +20,7 @@ import sys
 
 import numpy
 
-from . import _backend, _exact, _placement, _transfer
+from . import _backend, _config, _exact, _placement, _transfer
 
 _new = object.__new__
 
@@ -495,9 +495,9 @@ class ndarray(metaclass=_NdarrayMeta):
                 h[hk] = _placement.host_value(value)
                 return
             _placement.back_to_device(self)
-        # an element or a small part written counts as a loop's access (the value's size
-        # stands for the part's: no view is made to measure it)
-        if getattr(value, "size", 1) < _placement.limit:
+        # an element or a small part written counts as a loop's access (auto mode only)
+        size = _placement.part_size(self._a.shape, key, value) if _config.placing() else 0
+        if size < _placement.limit:
             n = self._n + 1
             if n < _placement.MIGRATE_AFTER:
                 self._n = n
@@ -505,7 +505,7 @@ class ndarray(metaclass=_NdarrayMeta):
                 self._h[_placement.host_key(key)] = _placement.host_value(value)
                 return
         else:
-            self._n = _placement.large_part(self._n, value.size)
+            self._n = _placement.large_part(self._n, size)
         t = type(key)
         if t is int or t is slice or (t is tuple and _basic(key)):
             self._a[key] = _value(value)

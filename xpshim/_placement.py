@@ -278,6 +278,35 @@ def host_key(key):
     return parts
 
 
+def part_size(shape, key, value):
+    """Elements of ``x[key]`` for a write of ``value`` into it: counted from the shape for a
+    basic index (``a[:] = 0`` writes all of ``a``), else the value's size."""
+    t = type(key)
+    if t is int or t is slice or key is Ellipsis:
+        key = (key,)
+    elif t is not tuple:
+        return getattr(value, "size", 1)
+    n, axis = 1, 0
+    for k in key:
+        tk = type(k)
+        if tk is int:
+            axis += 1
+        elif tk is slice:
+            if axis < len(shape):
+                n *= len(range(*k.indices(shape[axis])))
+            axis += 1
+        elif k is Ellipsis:
+            rest = sum(1 for kk in key if kk is not None and kk is not Ellipsis)
+            for d in shape[axis:len(shape) - rest + axis]:
+                n *= d
+            axis = len(shape) - rest + axis
+        elif k is not None:
+            return getattr(value, "size", 1)
+    for d in shape[axis:]:
+        n *= d
+    return n
+
+
 def host_value(v):
     """A value assigned into host data: xpshim GPU arrays copied over (counted)."""
     from ._ndarray import host, ndarray
