@@ -81,6 +81,13 @@ def _dtype_position(npf):
     return None
 
 
+def _into_host(outs, r, name):
+    """A GPU computation's result(s) ``r`` copied into the NumPy ``out=`` array(s) (counted)."""
+    for o, v in zip(outs, r if type(r) is tuple else (r,)):
+        if o is not None:
+            o[...] = host(v, f"out= of a NumPy array ({name})") if type(v) is ndarray else v
+
+
 _FILLS = frozenset({"xpshim.full", "xpshim.full_like"})
 
 
@@ -287,8 +294,7 @@ class Route:
                 return self.npf(*a, **kw)
         out = kwargs.get("out") if kwargs else None
         if type(out) is numpy.ndarray:  # a NumPy out= with GPU inputs: the result is copied into it
-            r = self.gpu(args, {k: v for k, v in kwargs.items() if k != "out"})
-            out[...] = host(r, f"out= of a NumPy array ({self.name})") if type(r) is ndarray else r
+            _into_host((out,), self.gpu(args, {k: v for k, v in kwargs.items() if k != "out"}), self.name)
             return out
         cpf = self.cpf
         if cpf is None:
@@ -443,10 +449,7 @@ class ufunc:
         if any(type(o) is numpy.ndarray for o in outs):
             # a host out= (NumPy's in-place operators on a NumPy array with a GPU operand): the
             # GPU result is copied into it (counted), so the write lands where NumPy puts it
-            r = self(*args, **{k: v for k, v in kwargs.items() if k != "out"})
-            for o, v in zip(outs, r if type(r) is tuple else (r,)):
-                if o is not None:
-                    o[...] = host(v, "out= of a NumPy array") if type(v) is ndarray else v
+            _into_host(outs, self(*args, **{k: v for k, v in kwargs.items() if k != "out"}), r.name)
             return out[0] if type(out) is tuple and len(out) == 1 else out
         gap = [k for k in kwargs if k not in _signatures.UFUNC_KWARGS and NO_OP_KWARGS.get(k, _MISSING) is not kwargs[k]]
         if gap:

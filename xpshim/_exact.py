@@ -141,7 +141,6 @@ def wrap(name, cupy_ufunc):
     return Exact(name, cupy_ufunc, npu, xp)
 
 
-
 _ops = {}  # name -> (backend module, its Exact or None)
 
 
