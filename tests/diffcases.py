@@ -595,7 +595,9 @@ NORM_WISE = {n for n in FUNC_TOL if n.startswith("fft.")} | {
 for _n in NORM_WISE:
     FUNC_TOL[_n] = dict(FUNC_TOL.get(_n, {"rtol": 1e-9, "atol": 1e-9}), norm=True)
 # which zero (+0.0 or -0.0) stands for equal values, or is the min/max of a tie, is unspecified
-for _n in ("unique_counts", "unique_inverse", "unique_all", "unique", "polynomial.polyutils.getdomain"):
+# (and which of two equal values, -0.0 and 0.0, a partition puts first)
+for _n in ("unique_counts", "unique_inverse", "unique_all", "unique", "polynomial.polyutils.getdomain",
+           "partition", "argpartition"):
     FUNC_TOL[_n] = dict(FUNC_TOL.get(_n, {"ulp": 0}), signed_zeros=False)
 # float32 inputs get float32 tolerances
 RTOL32 = 1e-4

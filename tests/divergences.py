@@ -5,20 +5,11 @@ a fix makes the suite say so). INPUTS: inputs the suite does not generate, and w
 README's "Known differences" section says the same for users.
 """
 
-_TRIAGE = "found on the H200, not yet triaged (the failure message carried no values): "
-
 # Names whose GPU (cuda) run differs from NumPy. On the stand-in they must pass; on the GPU a
 # listed name that now matches NumPy fails the run, so the list cannot go stale.
 NAMES = {
-    "logical_and": "CuPy has no loop for mixed complex64/complex128 inputs (TypeError 'Wrong type')",
-    "logical_or": "CuPy has no loop for mixed complex64/complex128 inputs (TypeError 'Wrong type')",
-    "logical_xor": "CuPy has no loop for mixed complex64/complex128 inputs (TypeError 'Wrong type')",
     "float_power": "complex powers are exp(b log a) in CuPy; NumPy special-cases integral exponents, so 1j ** (1+0j) has real part 0 in NumPy and 6.1e-17 on the GPU",
     "nextafter": "CuPy's float16 nextafter of an infinity toward a finite value gives nan (NumPy: the largest float16, 65504)",
-    "extract": "CuPy does not check that the condition fits the array (NumPy raises IndexError)", "bartlett": _TRIAGE + "window values or dtype",
-    "blackman": _TRIAGE + "window values or dtype", "hamming": _TRIAGE + "window values or dtype",
-    "hanning": _TRIAGE + "window values or dtype", "kaiser": _TRIAGE + "window values or dtype",
-    "cross": _TRIAGE + "zero vectors",
     "fft.hfft": "an output length cuFFT refuses raises CuFFTError (CUFFT_INVALID_SIZE) where NumPy raises ValueError",
     "fft.irfft": "an output length cuFFT refuses raises CuFFTError (CUFFT_INVALID_SIZE) where NumPy raises ValueError",
 }

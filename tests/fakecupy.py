@@ -162,6 +162,9 @@ def _memset_zero(name, a, kw):
     return a, kw
 
 
+_NO_COMPLEX_LOOPS = ("logical_and", "logical_or", "logical_xor")  # (as CuPy 14: no complex loops)
+
+
 class _Ufunc:
     def __init__(self, npu):
         self._np = npu
@@ -172,6 +175,9 @@ class _Ufunc:
         for x in (*args, kwargs.get("out")):
             if type(x) is numpy.ndarray or type(x) is list or x is Ellipsis:
                 raise TypeError(f"Unsupported type {type(x)}")
+        if self.__name__ in _NO_COMPLEX_LOOPS and any(
+                type(x) is complex or numpy.dtype(getattr(x, "dtype", bool)).kind == "c" for x in args):
+            raise TypeError(f"Wrong type ({tuple(numpy.result_type(x) for x in args)}) of arguments for cupy_{self.__name__}")
         r = self._np(*[_unwrap(x, False) for x in args], **{k: _unwrap(v, False) for k, v in kwargs.items()})
         out = kwargs.get("out")
         return out if type(out) is ndarray and r is out._h else _wrap(r)

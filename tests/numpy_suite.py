@@ -1,13 +1,16 @@
 """NumPy's own tests, pointed at xpshim: a report, side by side with plain NumPy.
 
     python tests/numpy_suite.py [--device cpu|stand-in|gpu] [--jobs N] [--out DIR] [FILE ...]
+    python tests/numpy_suite.py --explain REPORT.json     # the reasons again, without a run
 
 Copies a chosen set of NumPy's API-level test files out of the installed NumPy into a
 temporary folder (nothing is committed), rewrites ``import numpy as np`` to
 ``import xpshim as np`` in them, and runs both the original and the rewritten copy with
-pytest. Prints passed/failed for each, and writes a JSON report with the names of the
-tests that pass under NumPy but fail under xpshim. ``--device stand-in`` runs xpshim's
-GPU side on the NumPy-backed stand-in (tests/fakecupy.py); ``gpu`` needs a real GPU.
+pytest. Prints passed/failed for each, and writes a JSON report (after every file, so a run
+stopped early keeps what it did) with each test that passes under NumPy but fails under
+xpshim, its message, and its reason from ``numpy_suite_reasons.py`` (or none: unexplained),
+and a Markdown summary beside it. ``--device stand-in`` runs xpshim's GPU side on the
+NumPy-backed stand-in (tests/fakecupy.py); ``gpu`` needs a real GPU.
 """
 
 import argparse
@@ -18,8 +21,11 @@ import re
 import subprocess
 import sys
 import tempfile
+import xml.etree.ElementTree as ET
 
 import numpy
+
+from numpy_suite_reasons import explain
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -47,42 +53,117 @@ xpshim._backend.install(fakecupy, "stand-in")
 """
 
 
-def _run(folder, files, env, keep=None):
-    report = os.path.join(folder, "report.txt")
+def _run(folder, files, env, keep=None, timeout=None):
+    """pytest on one file: (counts, {failed test id: message})."""
+    xml = os.path.join(folder, f"{files[0]}.xml")
     deselect = []
     for t in DESELECT:  # named as in the copies: the file's path with "/" -> "_"
         path, _, test = t.partition("::")
         deselect += ["--deselect", f"{path.replace('/', '_')}::{test}"]
     cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=", "-rf",
-           "--continue-on-collection-errors", "-W", "ignore", *deselect, *files]
-    r = subprocess.run(cmd, cwd=folder, capture_output=True, text=True, env=env)
-    with open(report, "w") as f:
-        f.write(r.stdout + r.stderr)
+           "--continue-on-collection-errors", "-W", "ignore", f"--junitxml={xml}", *deselect, *files]
+    try:
+        r = subprocess.run(cmd, cwd=folder, capture_output=True, text=True, env=env, timeout=timeout)
+        text = r.stdout + r.stderr
+    except subprocess.TimeoutExpired:
+        return {"timed out": timeout}, {}
     if keep:  # the failures' short lines, for triage
         tag = "numpy" if os.path.basename(folder) == "numpy_tests" else "xpshim"
         with open(os.path.join(keep, f"{tag}-{files[0]}.txt"), "w") as f:
-            f.write("\n".join(line for line in (r.stdout + r.stderr).splitlines()
+            f.write("\n".join(line for line in text.splitlines()
                               if line.startswith(("FAILED", "ERROR", "E ")) or " error" in line)[-200000:])
-    counts = {k: int(v) for v, k in re.findall(r"(\d+) (passed|failed|error|errors|skipped|xfailed|xpassed)", r.stdout.splitlines()[-1] if r.stdout else "")}
-    failed = sorted(set(re.findall(r"^FAILED (\S+)", r.stdout, re.M)))
-    return counts, failed
+    last = r.stdout.splitlines()[-1] if r.stdout else ""
+    counts = {k: int(v) for v, k in re.findall(r"(\d+) (passed|failed|error|errors|skipped|xfailed|xpassed)", last)}
+    return counts, _failures(xml)
+
+
+def _failures(xml):
+    """{test id: first lines of its failure} from pytest's JUnit XML."""
+    out = {}
+    try:
+        root = ET.parse(xml).getroot()
+    except (OSError, ET.ParseError):
+        return out
+    for case in root.iter("testcase"):
+        bad = case.find("failure")
+        if bad is None:
+            bad = case.find("error")
+        if bad is None:
+            continue
+        mod, _, cls = case.get("classname", "").partition(".")
+        tid = f"{mod}.py::{cls.replace('.', '::') + '::' if cls else ''}{case.get('name')}"
+        msg = (bad.get("message") or "").strip()
+        lines = [ln for ln in (bad.text or "").splitlines() if ln.startswith("E ")]
+        out[tid] = (msg + "\n" + "\n".join(lines[:12]))[:1500]
+    return out
+
+
+def _explained(results):
+    """Each failure only under xpshim -> its listed reason, or None."""
+    for r in results.values():
+        r["reasons"] = {t: explain(t, m) for t, m in r.get("messages", {}).items()}
+
+
+def _write(results, args, meta):
+    _explained(results)
+    os.makedirs(args.out, exist_ok=True)
+    base = os.path.join(args.out, f"numpy-suite-{args.device}{args.tag}")
+    with open(base + ".json", "w") as f:
+        json.dump({**meta, "results": results}, f, indent=1)
+    with open(base + ".md", "w") as f:
+        f.write(_markdown(results, meta))
+
+
+def _markdown(results, meta):
+    lines = [f"# NumPy's own test files under xpshim: {meta['device']}", "",
+             f"NumPy {meta['numpy']}; {meta.get('done', len(results))} of {meta.get('files', len(results))} files done.", "",
+             "| file | NumPy passed | xpshim passed | fail only under xpshim | with a listed reason |",
+             "|---|---:|---:|---:|---:|"]
+    by_reason, unexplained = {}, []
+    for name, r in results.items():
+        rs = r.get("reasons", {})
+        listed = sum(1 for v in rs.values() if v)
+        note = " (timed out)" if "timed out" in r["xpshim"] else ""
+        lines.append(f"| {name}{note} | {r['numpy'].get('passed', 0)} | {r['xpshim'].get('passed', 0)} | "
+                     f"{len(r['fail_only_under_xpshim'])} | {listed} |")
+        for t, why in rs.items():
+            if why:
+                by_reason[why] = by_reason.get(why, 0) + 1
+            else:
+                unexplained.append((t, r["messages"].get(t, "")))
+    lines += ["", "## Reasons", "", "| tests | reason |", "|---:|---|"]
+    lines += [f"| {n} | {why} |" for why, n in sorted(by_reason.items(), key=lambda kv: -kv[1])]
+    lines += ["", f"## Unexplained ({len(unexplained)})", ""]
+    lines += [f"- `{t}`: {m.splitlines()[0][:200] if m else ''}" for t, m in sorted(unexplained)]
+    return "\n".join(lines) + "\n"
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--device", choices=["cpu", "stand-in", "gpu"], default="cpu")
-    ap.add_argument("--out", default=None, help="folder for the JSON report")
+    ap.add_argument("--out", default=None, help="folder for the JSON and Markdown report")
+    ap.add_argument("--tag", default="", help="appended to the report's name")
     ap.add_argument("--jobs", type=int, default=1, help="files run at once")
+    ap.add_argument("--file-timeout", type=float, default=None, help="seconds before one file's run is stopped")
     ap.add_argument("--keep", default=None, help="folder for each file's failure lines under xpshim")
+    ap.add_argument("--explain", default=None, metavar="REPORT", help="re-apply the reasons to a saved report")
     ap.add_argument("files", nargs="*", default=FILES)
     args = ap.parse_args(argv)
+    if args.explain:
+        rep = json.load(open(args.explain))
+        args.out = args.out or os.path.dirname(os.path.abspath(args.explain))
+        args.device, args.tag = rep["device"], os.path.basename(args.explain)[len(f"numpy-suite-{rep['device']}"):-5]
+        _write(rep["results"], args, {k: v for k, v in rep.items() if k != "results"})
+        print(_markdown(rep["results"], rep).split("## Reasons")[0])
+        return 0
     if args.keep:
         os.makedirs(args.keep, exist_ok=True)
     src = os.path.dirname(numpy.__file__)
-    base_env = {**os.environ, "PYTHONPATH": ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    base_env = {**os.environ, "PYTHONPATH": ROOT + os.pathsep + HERE + os.pathsep + os.environ.get("PYTHONPATH", "")}
     base_env["XPSHIM_DEVICE"] = {"cpu": "cpu", "stand-in": "cpu", "gpu": "gpu"}[args.device]
     base_env["XPSHIM_FALLBACK"] = "silent"
     results = {}
+    meta = {"numpy": numpy.__version__, "device": args.device}
     with tempfile.TemporaryDirectory() as tmp:
         orig, shim = os.path.join(tmp, "numpy_tests"), os.path.join(tmp, "xpshim_tests")
         os.makedirs(orig)
@@ -100,28 +181,36 @@ def main(argv=None):
             open(os.path.join(shim, name), "w").write(re.sub(r"^import numpy as np$", "import xpshim as np", text, flags=re.M))
         if args.device == "stand-in":
             open(os.path.join(shim, "conftest.py"), "w").write(STAND_IN_CONFTEST)
+        meta["files"] = len(names)
+
         def both(name):
-            return _run(orig, [name], base_env), _run(shim, [name], base_env, args.keep)
+            return (_run(orig, [name], base_env, timeout=args.file_timeout),
+                    _run(shim, [name], base_env, args.keep, args.file_timeout))
 
         with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:  # (each run is its own process)
             futures = {pool.submit(both, name): name for name in names}
-            done = [(futures[f], f.result()) for f in concurrent.futures.as_completed(futures)]
-        for name, ((n_counts, n_failed), (x_counts, x_failed)) in sorted(done, key=lambda d: names.index(d[0])):
-            extra = sorted(set(x_failed) - set(n_failed))
-            results[name] = {"numpy": n_counts, "xpshim": x_counts, "fail_only_under_xpshim": extra}
-            print(f"{name:45s} numpy {n_counts.get('passed', 0):5d} passed {n_counts.get('failed', 0):3d} failed | "
-                  f"xpshim ({args.device}) {x_counts.get('passed', 0):5d} passed {x_counts.get('failed', 0):3d} failed"
-                  f"{'' if not extra else f'  ({len(extra)} fail only under xpshim)'}"
-                  f"{'  (NOT COLLECTED: an error at import)' if x_counts.get('error') and not x_counts.get('passed') else ''}",
-                  flush=True)
+            for f in concurrent.futures.as_completed(futures):
+                name = futures[f]
+                (n_counts, n_failed), (x_counts, x_failed) = f.result()
+                extra = sorted(set(x_failed) - set(n_failed))
+                results[name] = {"numpy": n_counts, "xpshim": x_counts, "fail_only_under_xpshim": extra,
+                                 "messages": {t: x_failed[t] for t in extra}}
+                print(f"{name:45s} numpy {n_counts.get('passed', 0):5d} passed {n_counts.get('failed', 0):3d} failed | "
+                      f"xpshim ({args.device}) {x_counts.get('passed', 0):5d} passed {x_counts.get('failed', 0):3d} failed"
+                      f"{'' if not extra else f'  ({len(extra)} fail only under xpshim)'}"
+                      f"{'  (NOT COLLECTED: an error at import)' if x_counts.get('error') and not x_counts.get('passed') else ''}"
+                      f"{'  (TIMED OUT)' if 'timed out' in x_counts or 'timed out' in n_counts else ''}",
+                      flush=True)
+                if args.out:
+                    meta["done"] = len(results)
+                    _write(dict(sorted(results.items(), key=lambda kv: names.index(kv[0]))), args, meta)
+    results = dict(sorted(results.items(), key=lambda kv: names.index(kv[0])))
+    _explained(results)
     tot = {k: sum(r[k].get("passed", 0) for r in results.values()) for k in ("numpy", "xpshim")}
     extra = sum(len(r["fail_only_under_xpshim"]) for r in results.values())
+    listed = sum(1 for r in results.values() for v in r["reasons"].values() if v)
     print(f"total: numpy {tot['numpy']} passed; xpshim ({args.device}) {tot['xpshim']} passed; "
-          f"{extra} tests fail only under xpshim")
-    if args.out:
-        os.makedirs(args.out, exist_ok=True)
-        with open(os.path.join(args.out, f"numpy-suite-{args.device}.json"), "w") as f:
-            json.dump({"numpy": numpy.__version__, "device": args.device, "results": results}, f, indent=1)
+          f"{extra} tests fail only under xpshim ({listed} with a listed reason, {extra - listed} unexplained)")
     return 0
 
 

@@ -376,6 +376,21 @@ def test_view_with_an_array_class_is_a_gpu_view(gpu):
         assert m.dtype == numpy.float32 and m.shape == (1, 3)
 
 
+def test_an_unaligned_view_is_refused_before_the_gpu_reads_it(gpu):
+    # NumPy's test_count_nonzero_non_aligned_array: an int8 slice one byte in, viewed as
+    # int64. NumPy reads it on the host; on the GPU the first kernel to touch it faults,
+    # and that fault ends every later GPU call of the process. xpshim refuses the view.
+    h = numpy.zeros(65, dtype=numpy.int8)[1:]
+    assert h.view(numpy.int64).flags.aligned is False
+    d = np.zeros(65, dtype=np.int8)[1:]
+    with pytest.raises(ValueError, match="not be aligned to 8 bytes"):
+        d.view(np.int64)
+    with pytest.raises(ValueError, match="aligned"):  # a stride that is not a multiple
+        np.zeros((4, 9), dtype=np.int8)[:, :8].view(np.int64)
+    same(d.copy().view(np.int64), h.copy().view(numpy.int64))  # the fix the message names
+    same(np.zeros(64, dtype=np.int8)[8:].view(np.int64), numpy.zeros(56, dtype=numpy.int8).view(numpy.int64))
+
+
 def test_choose_takes_a_sequence_of_arrays_and_scalars_that_broadcast(gpu):
     # NumPy broadcasts and promotes the choices; CuPy takes them as one stacked array.
     h = numpy.random.default_rng(0).random((4, 3)).astype(numpy.float32)

@@ -42,7 +42,8 @@ def _run(gpu, name, prop):
     try:
         prop()
     except Exception as e:  # the listed difference showed itself: what it looked like goes in the results
-        seen = " / ".join(ln.strip() for ln in str(e).splitlines()[:2])[:300]
+        lines = [ln.strip() for ln in str(e).splitlines() if ln.strip()]
+        seen = " / ".join(lines[:2])[:300] + (" / ... / " + " / ".join(lines[-4:])[:400] if len(lines) > 2 else "")
         pytest.xfail(f"{known} [seen: {type(e).__name__}: {seen}]")
     pytest.fail(f"{name} is listed in tests/divergences.py but now matches NumPy on the GPU: remove it")
 

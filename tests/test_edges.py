@@ -108,3 +108,51 @@ def test_complex_nanprod_counts_nan_parts_as_one(gpu, name):
     a = numpy.array([[complex(numpy.nan, numpy.inf), 2 + 1j], [complex(0, numpy.nan), 1j]])
     for kw in ({}, {"axis": 0}, {"axis": 1}):
         _same(name, (a,), kw)
+
+
+NAN = complex(numpy.nan, 0)
+
+
+@pytest.mark.parametrize("name", ["nansum", "nanmean", "nanvar", "nanstd", "nancumsum", "nanmedian"])
+def test_complex_nan_functions_drop_an_element_with_one_nan_part(gpu, name):
+    # NumPy: isnan(1+nanj) is True, so the element is left out whole (nansum([1+nanj]) is 0);
+    # CuPy's reductions leave out the NaN part alone (the H200 gave 1 for that sum)
+    a = numpy.array([complex(1, numpy.nan), 2 + 1j, NAN, 3j, complex(numpy.nan, 5), -1 - 1j])
+    _same(name, (a,), {})
+    _same(name, (a.reshape(2, 3),), {"axis": 1})
+
+
+def test_extract_with_a_longer_condition(gpu):
+    arr = numpy.arange(10)[::4]  # 3 elements
+    _same("extract", (numpy.array([True, False, True, False, False]), arr), {})  # fits: NumPy's take
+    _same("extract", (numpy.array([True, False, False, True, False]), arr), {})  # index 3: IndexError
+
+
+@pytest.mark.parametrize("name", ["percentile", "quantile", "nanpercentile", "nanquantile"])
+def test_quantiles_of_complex_arrays_raise_numpys_type_error(gpu, name):
+    # (CuPy's kernel fails to compile: NVRTC_ERROR_COMPILATION)
+    _same(name, (numpy.ones(4, complex), 0.5), {})
+
+
+def test_cross_of_two_element_vectors_follows_the_installed_numpy(gpu, monkeypatch):
+    from xpshim import _edges
+
+    a, b = numpy.arange(12.0).reshape(4, 3), numpy.arange(8.0).reshape(4, 2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        _same("cross", (a, b), {})  # what this NumPy does: computes (up to 2.4) or raises (2.5)
+        monkeypatch.setattr(_edges, "_CROSS_TAKES_2D", False)  # as NumPy 2.5
+        with pytest.raises(ValueError, match="3 and 2 dimensional"):
+            xpshim.cross(xpshim.asarray(a), xpshim.asarray(b))
+        with pytest.raises(ValueError, match="2 and 3 dimensional"):
+            xpshim.cross(xpshim.asarray(b), xpshim.asarray(a), axisa=-1)
+        _same("cross", (a, a), {})  # 3-element vectors: CuPy's
+
+
+def test_solve_of_a_singular_matrix_raises(gpu):
+    # the H200: cuSOLVER returned NaNs for a matrix whose rows sum to zero; NumPy raises LinAlgError
+    m = 4.0 * numpy.eye(4) - numpy.ones((4, 4))
+    with pytest.raises(numpy.linalg.LinAlgError):
+        numpy.linalg.solve(m, numpy.zeros(4))
+    with pytest.raises(numpy.linalg.LinAlgError):
+        xpshim.linalg.solve(xpshim.asarray(m), xpshim.asarray(numpy.zeros(4)))

@@ -322,6 +322,14 @@ CASES.update({
              layouts=("c",))],
 })
 
+# windows: NumPy's formulas in float64 (CuPy's take their step as float32); sizes 0 and 1 are
+# NumPy's special cases, 5.5 a float size
+for _w in ("hanning", "hamming", "blackman", "bartlett"):
+    CASES[f"xpshim.{_w}"] = [case(f"M={m}", lambda D, m=m: ((m,), {}), dtypes=("float64",), layouts=("c",))
+                             for m in (-1, 0, 1, 2, 9, 5.5, 1000)]
+CASES["xpshim.kaiser"] = [case(f"M={m}", lambda D, m=m: ((m, 8.6), {}), dtypes=("float64",), layouts=("c",))
+                          for m in (0, 1, 2, 9, 1000)]
+
 CASES["xpshim.roots"] = [  # (CuPy's own takes real symmetric companion matrices only)
     case("complex-pair", lambda D: ((numpy.array([1.0, 1.0, 1.0]),), {}), dtypes=("float64",), layouts=("c",),
          post=lambda r: (xpshim if type(r) is xpshim.ndarray else numpy).sort_complex(r)),

@@ -39,7 +39,7 @@ def locate(args, kwargs):
                         return "gpu"
                     if tb is numpy.ndarray:
                         loc = "cpu"
-            elif _backend.is_raw_gpu_array(a):
+            elif t is not int and t is not float and t is not str and _backend.is_raw_gpu_array(a):
                 return "gpu"
     return loc
 
@@ -352,6 +352,9 @@ def non_binding(f):
 
 
 _HOST_OPERAND = frozenset({numpy.ndarray, int, float, complex, bool})
+_PLAIN_KW = frozenset({int, float, bool, str, type(None)})  # keyword values that hold no array (axis=0)
+# NumPy's scalar types: a ufunc of these (and numbers) is NumPy's, as a loop's np.sqrt(s) is
+_NUMPY_SCALARS = frozenset(numpy.dtype(c).type for c in "?bhilqpBHILQPefdgFDG")
 
 
 def function(modname, name, npf, cupy_path, creation=False):
@@ -364,15 +367,24 @@ def function(modname, name, npf, cupy_path, creation=False):
                 return route.cpu(args, kwargs)
             return route.gpu(args, kwargs)
     else:
+        grows = route.name in _placement.GROWS
+
         def wrapper(*args, **kwargs):
             if not _backend.live:
                 return npf(*args, **kwargs)
-            if not kwargs and args and type(args[0]) is numpy.ndarray and (
+            loc = None
+            if args and type(args[0]) is numpy.ndarray and (
                     len(args) == 1 or (len(args) == 2 and type(args[1]) in _HOST_OPERAND)):
                 loc = "cpu"  # the common case (a NumPy array, and a number or another one) without locate
-            else:
+                for v in kwargs.values():  # (and keywords like axis=0)
+                    if type(v) not in _PLAIN_KW:
+                        loc = None
+                        break
+            if loc is None:
                 loc = locate(args, kwargs)
             if loc == "cpu":
+                if grows and _config.placing() and _placement.grows(route.name, args, kwargs):
+                    return route.gpu(args, kwargs)  # a result past the crossover from small inputs
                 r = npf(*args, **kwargs)
                 if type(r) is numpy.ndarray and r.size >= _placement.limit:
                     return _placement.promote(r, args, kwargs)
@@ -418,7 +430,7 @@ class ufunc:
             on_host = False
             for x in args:
                 t = type(x)
-                if t is numpy.ndarray:
+                if t is numpy.ndarray or t in _NUMPY_SCALARS:
                     on_host = True
                 elif t is not float and t is not int:
                     break
@@ -437,6 +449,10 @@ class ufunc:
                 return _placement.promote(r, args, kwargs)
             return r
         r = self._route
+        for x in args:  # a NumPy longdouble, object, ... operand: no GPU form, NumPy's loop
+            if (type(x) is numpy.ndarray or isinstance(x, numpy.generic)) and host_only_dtype(x.dtype):
+                a, kw = to_host_args(args, kwargs, f"{r.name} of a {x.dtype} operand (no GPU form)")
+                return self._np(*a, **kw)
         cpf = r.cpf
         if cpf is None:
             return r.filled(args, kwargs, f"CuPy has no ufunc {self.__name__}")

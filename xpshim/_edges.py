@@ -10,15 +10,21 @@ where a sync is the price of NumPy's error (``linalg.inv`` on a singular matrix)
   "zero-size array to reduction operation ... which has no identity", or returns NaN
   and warns. The array is empty, so NumPy's answer is computed on the host from no data
   (the copies are counted, and carry no bytes but the result's);
-* ``interp`` of non-contiguous arrays (CuPy refuses them), ``as_strided`` of a contiguous
+* ``extract`` with a condition longer than the array (NumPy raises IndexError for a true
+  entry past the end; CuPy's wraps it around), ``interp`` of non-contiguous arrays (CuPy refuses them), ``as_strided`` of a contiguous
   array with a shape and no strides (CuPy keeps the array's own strides; NumPy's are
   C-contiguous for the new shape), ``shares_memory`` of 0-d arrays (CuPy says True for any two);
 * ``nanargmax``/``nanargmin`` with an all-NaN slice (CuPy returns -1; NumPy raises ValueError),
   ``nanprod``/``nancumprod`` of complex arrays (NumPy counts an element with a NaN part as 1);
 * ``around``/``round`` of float16, float32 and complex64: NumPy scales, rounds and scales
   back in the array's dtype, CuPy in float64 (they differ at halfway values);
-* ``linalg.inv``/``cholesky``: CuPy reports LAPACK's failures only when asked, so they run
-  under ``cupyx.errstate(linalg="raise")``, as NumPy raises ``LinAlgError``.
+* ``percentile``/``quantile`` and their nan versions of complex arrays raise NumPy's TypeError
+  (CuPy's kernel fails to compile);
+* ``linalg.inv``/``cholesky``/``solve``: CuPy reports LAPACK's failures only when asked, so they
+  run under ``cupyx.errstate(linalg="raise")``, as NumPy raises ``LinAlgError``;
+* complex ``nansum``, ``nanmean``, ``nanvar``, ``nanstd``, ``nancumsum``, ``nanmedian``: an element
+  with one NaN part is dropped whole, as NumPy's isnan says (CuPy drops the NaN part alone);
+* ``cross`` of 2-element vectors raises NumPy 2's ValueError (CuPy still computes them).
 """
 
 import numpy
@@ -104,16 +110,56 @@ def _linalg_raises(name):
     return edge
 
 
-def _nan_to_one(name):
-    """nanprod/nancumprod of complex arrays: NumPy takes an element with a NaN part as 1."""
+def _complex_nan(name, fill, via):
+    """``name`` of a complex array, with each element that has a NaN part (NumPy's isnan is
+    True for it) replaced by ``fill`` first and ``via`` run on the result.
+
+    nanprod/nancumprod: NumPy takes such an element as 1 (fill 1, then prod/cumprod); nansum,
+    nanmean, ...: NumPy drops it, CuPy's reductions drop the NaN part alone (nansum([1+nanj])
+    is 1 there, 0 in NumPy): filled with NaN in both parts, CuPy drops it whole."""
     def edge(args, kwargs):
         xp = _backend.xp
         a = args[0] if args else kwargs.get("a")
         if not isinstance(a, xp.ndarray) or a.dtype.kind != "c":
             return PASS
         kw = {k: v for k, v in kwargs.items() if k != "a"}
-        return getattr(xp, name[3:])(xp.where(xp.isnan(a), a.dtype.type(1), a), *args[1:], **kw)
+        return getattr(xp, via)(xp.where(xp.isnan(a), a.dtype.type(fill), a), *args[1:], **kw)
     return edge
+
+
+def _cross(args, kwargs):
+    """cross of 2-element vectors: NumPy 2 raises ValueError (3-element vectors only); CuPy
+    still computes them (with a DeprecationWarning)."""
+    if _CROSS_TAKES_2D:
+        return PASS
+    a = args[0] if args else kwargs.get("a")
+    b = args[1] if len(args) > 1 else kwargs.get("b")
+    axis = kwargs.get("axis")
+    axa = axis if axis is not None else (args[2] if len(args) > 2 else kwargs.get("axisa", -1))
+    axb = axis if axis is not None else (args[3] if len(args) > 3 else kwargs.get("axisb", -1))
+    try:
+        na, nb = a.shape[axa], b.shape[axb]
+    except (AttributeError, IndexError, TypeError):
+        return PASS  # (CuPy's own checks answer)
+    if (na, nb) != (3, 3) and na in (2, 3) and nb in (2, 3):
+        raise ValueError("Both input arrays must be (arrays of) 3-dimensional vectors, "
+                         f"but they are {na} and {nb} dimensional instead.")
+    return PASS
+
+
+def _numpy_cross_takes_2d():
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            numpy.cross(numpy.zeros(2), numpy.zeros(3))
+    except ValueError:
+        return False
+    return True
+
+
+_CROSS_TAKES_2D = _numpy_cross_takes_2d()
 
 
 def _power_of_ten(n):
@@ -147,13 +193,45 @@ def _rounded(xp, a, d):
     y = xp.rint(a * f if d >= 0 else a / f)
     return y / f if d >= 0 else y * f
 
+def _extract(args, kwargs):
+    """extract with a condition longer than the array: NumPy's take raises IndexError for a
+    true entry past the array's end; CuPy's take wraps it around."""
+    xp = _backend.xp
+    cond = args[0] if args else kwargs.get("condition")
+    a = args[1] if len(args) > 1 else kwargs.get("arr")
+    if not isinstance(a, xp.ndarray) or numpy.size(cond) <= a.size:
+        return PASS
+    nz = xp.asarray(cond).ravel().nonzero()[0]
+    past = int(xp.searchsorted(nz, a.size))  # (one sync: NumPy's bounds check)
+    if past < nz.size:
+        raise IndexError(f"index {int(nz[past])} is out of bounds for axis 0 with size {a.size}")
+    return a.ravel().take(nz)
+
+
+def _real_only(name):
+    """percentile/quantile (and nan*) of complex arrays: NumPy raises TypeError; CuPy's kernel
+    fails to compile."""
+    def edge(args, kwargs):
+        a = args[0] if args else kwargs.get("a")
+        if isinstance(a, _backend.xp.ndarray) and a.dtype.kind == "c":
+            raise TypeError("a must be an array of real numbers")
+        return PASS
+    return edge
+
+
 TABLE = {
     **{f"xpshim.{n}": _empty_reduction(n) for n in _EMPTY_REDUCTIONS},
-    "xpshim.nanprod": _nan_to_one("nanprod"),
-    "xpshim.nancumprod": _nan_to_one("nancumprod"),
+    "xpshim.nanprod": _complex_nan("nanprod", 1, "prod"),
+    "xpshim.nancumprod": _complex_nan("nancumprod", 1, "cumprod"),
     "xpshim.around": _round,
     "xpshim.round": _round,
     "xpshim.interp": _interp,
+    "xpshim.extract": _extract,
+    "xpshim.cross": _cross,
+    "xpshim.linalg.solve": _linalg_raises("solve"),
+    **{f"xpshim.{n}": _complex_nan(n, complex(numpy.nan, numpy.nan), n)
+       for n in ("nansum", "nanmean", "nanvar", "nanstd", "nancumsum", "nanmedian")},
+    **{f"xpshim.{n}": _real_only(n) for n in ("percentile", "quantile", "nanpercentile", "nanquantile")},
     "xpshim.lib.stride_tricks.as_strided": _as_strided,
     "xpshim.shares_memory": _shares_memory,
     "xpshim.linalg.inv": _linalg_raises("inv"),

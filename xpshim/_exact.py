@@ -37,6 +37,7 @@ TABLE = {
     "minimum": (COMPLEX, 1, _PICK.format(f="xp_cminimum")),
     "fmax": (COMPLEX, 1, _PICK.format(f="xp_cfmax")),
     "fmin": (COMPLEX, 1, _PICK.format(f="xp_cfmin")),
+    "log1p": (COMPLEX, 1, "W re, im; xp_clog1p<W>(x.real(), x.imag(), &re, &im); z = T(re, im)"),
 }
 TABLE["true_divide"] = TABLE["divide"]
 TABLE["mod"] = TABLE["remainder"]
@@ -129,10 +130,35 @@ class Exact:
         return self._kernel
 
 
+# ufuncs CuPy has no complex loops for (TypeError 'Wrong type'); NumPy's test a complex
+# number for truth as z != 0, so complex inputs become that test first
+NONZERO_FIRST = ("logical_and", "logical_or", "logical_xor")
+
+
+class NonzeroFirst:
+    """CuPy's ufunc ``name``, with complex inputs replaced by ``z != 0``."""
+
+    def __init__(self, name, cupy_ufunc, xp):
+        self._cp, self._xp = cupy_ufunc, xp
+        self.__name__ = getattr(cupy_ufunc, "__name__", name)
+        self.__wrapped__ = cupy_ufunc
+
+    def __getattr__(self, attr):
+        return getattr(self._cp, attr)
+
+    def __call__(self, *args, **kwargs):
+        nd = self._xp.ndarray
+        args = tuple(a != 0 if type(a) is nd and a.dtype.kind == "c" else
+                     bool(a) if type(a) is complex or isinstance(a, numpy.complexfloating) else a for a in args)
+        return self._cp(*args, **kwargs)
+
+
 def wrap(name, cupy_ufunc):
     """CuPy's ufunc, or its ``Exact`` version where ``TABLE`` has ``name`` and the backend
-    compiles elementwise kernels."""
+    compiles elementwise kernels (``NonzeroFirst`` for the names of ``NONZERO_FIRST``)."""
     xp = _backend.xp
+    if name in NONZERO_FIRST and cupy_ufunc is not None:
+        return NonzeroFirst(name, cupy_ufunc, xp)
     if name not in TABLE or cupy_ufunc is None or not hasattr(xp, "ElementwiseKernel"):
         return cupy_ufunc
     npu = getattr(numpy, name, None)

@@ -211,6 +211,18 @@ def _value(v):
 
 # ---------------------------------------------------------------- the class
 
+def _alignment(dtype):
+    # what a GPU load of one element needs: the element's size (complex128 is 16-byte aligned in CUDA)
+    return min(dtype.itemsize, 16) if dtype.kind in "biufcmM" else 1
+
+
+def _misaligned(r):
+    al = _alignment(r.dtype)
+    if al <= 1 or r.size == 0:
+        return False
+    return r.data.ptr % al != 0 or any(st % al for st, n in zip(r.strides, r.shape) if n > 1)
+
+
 class ndarray(metaclass=_NdarrayMeta):
     """An N-dimensional array on the GPU, behaving as ``numpy.ndarray`` does.
 
@@ -402,7 +414,15 @@ class ndarray(metaclass=_NdarrayMeta):
 
             kw = {"type": type} if dtype is None else {"dtype": dtype, "type": type}  # (NumPy reads None as float64)
             return _fallback.run_method(self, "view", (), kw, f"{type.__name__} arrays live on the host")
-        return wrap(self._a.view() if dtype is None else self._a.view(dtype))
+        r = self._a.view() if dtype is None else self._a.view(dtype)
+        if dtype is not None and _misaligned(r):
+            # (NumPy takes unaligned data on the host; a GPU load of it faults, and the fault
+            # ends every later GPU call of the process)
+            raise ValueError(f"view as {r.dtype}: the data would not be aligned to {_alignment(r.dtype)} bytes "
+                             f"(it starts {r.data.ptr % _alignment(r.dtype)} bytes past a boundary, or a stride "
+                             f"is not a multiple), and the GPU cannot read unaligned {r.dtype}. Copy first "
+                             f"(x.copy().view(...)) or run this on the CPU (XPSHIM_DEVICE=cpu)")
+        return wrap(r)
 
     # -- Python protocol -------------------------------------------------
     def __repr__(self):
@@ -470,16 +490,21 @@ class ndarray(metaclass=_NdarrayMeta):
         t = type(key)
         basic = t is int or t is slice or (t is tuple and _basic(key))
         r = self._a[key] if basic else self._a[_index(self, key)]  # (basic: CuPy raises as NumPy does)
-        if r.ndim and r.size >= _placement.limit:  # a large part: GPU work, counted against the loop
-            self._n = _placement.large_part(self._n, r.size)
+        size = r.size if basic else max(r.size, _placement.mask_extent(key))
+        if r.ndim and size >= _placement.limit:  # a large part: GPU work, counted against the loop
+            self._n = _placement.large_part(self._n, size)
+            return wrap(r)
+        if r.ndim and size == self._a.size:  # all of it (C[None, :, :]): the array's own use, not a loop's
+            self._n = 0
             return wrap(r)
         n = self._n + 1  # an element or a small part, as a loop over an array reads it
         if n < _placement.MIGRATE_AFTER:
             self._n = n
             return wrap(r)
         del r
-        if _placement.scalar_access(self, n):
-            return self._h[_placement.host_key(key)]
+        hk = _placement.host_key(key)  # (None: GPU arrays in the key; the data stays on the GPU)
+        if hk is not None and _placement.scalar_access(self, n):
+            return self._h[hk]
         return wrap(self._a[key] if basic else self._a[_index(self, key)])
 
     def __setitem__(self, key, value):
@@ -497,13 +522,18 @@ class ndarray(metaclass=_NdarrayMeta):
             _placement.back_to_device(self)
         # an element or a small part written counts as a loop's access (auto mode only)
         size = _placement.part_size(self._a.shape, key, value) if _config.placing() else 0
-        if size < _placement.limit:
+        if size == self._a.size and size > 1:  # all of it written: the array's own use, not a loop's
+            self._n = 0
+        elif size < _placement.limit:
             n = self._n + 1
             if n < _placement.MIGRATE_AFTER:
                 self._n = n
-            elif _placement.scalar_access(self, n):
-                self._h[_placement.host_key(key)] = _placement.host_value(value)
-                return
+            else:
+                hk = _placement.host_key(key)  # (None: GPU arrays in the key; the data stays on the GPU)
+                if hk is not None and _placement.scalar_access(self, n):
+                    self._h[hk] = _placement.host_value(value)
+                    return
+                self._n = n
         else:
             self._n = _placement.large_part(self._n, size)
         t = type(key)

@@ -32,9 +32,10 @@ from . import _backend, _config, _transfer
 limit = sys.maxsize
 
 # Consecutive element accesses of one GPU array before its data moves to the host, plus one
-# per 64 KiB of it (a scalar access costs about 10 us on the GPU, a copy about 10 us plus the
-# bytes at a few GB/s); after moving back, the count restarts from -BACKOFF.
-MIGRATE_AFTER = 16
+# per 256 KiB of it (a small access costs 10-25 us on the GPU, a move about 10 us plus the
+# bytes at 10-25 GB/s: Cholesky by hand at n = 300 spent 13 iterations on the GPU at 16 plus
+# one per 64 KiB); after moving back, the count restarts from -BACKOFF.
+MIGRATE_AFTER = 6
 BACKOFF = 64
 _NUMERIC = frozenset("biufc")
 
@@ -172,6 +173,36 @@ _ESTIMATES = {
 }
 
 
+def _fft_size(two_d):
+    """Elements of an FFT's result when ``s=``/``n=`` sets its length: rfft2(kernel, s=image.shape)
+    of a 17 x 17 kernel is an image-sized transform, better made on the GPU than on the host."""
+    def f(a, k):
+        x = _arg(a, k, 0, "a")
+        size = _arg(a, k, 1, "s" if two_d else "n")
+        if size is None or not hasattr(x, "shape"):
+            return None
+        sizes = (size,) if isinstance(size, (int, numpy.integer)) else tuple(size)
+        kept = x.shape[:-len(sizes)] if len(sizes) <= len(x.shape) else ()
+        return _prod(sizes) * _prod(kept)
+    return f
+
+
+# Calls on NumPy arrays whose result can be much larger than their inputs, by an argument: run
+# on the GPU when that result reaches the crossover (the inputs copied over, counted)
+GROWS = {**{f"xpshim.fft.{n}": _fft_size(False) for n in ("fft", "ifft", "rfft", "irfft", "hfft", "ihfft")},
+         **{f"xpshim.fft.{n}": _fft_size(True) for n in ("fft2", "ifft2", "rfft2", "irfft2", "fftn", "ifftn",
+                                                          "rfftn", "irfftn")}}
+
+
+def grows(name, args, kwargs):
+    """True when ``name(*args, **kwargs)`` on host arrays makes a result past the crossover."""
+    try:
+        n = GROWS[name](args, kwargs)
+    except (TypeError, ValueError, OverflowError):
+        return False
+    return n is not None and n >= limit
+
+
 def estimate(name, args, kwargs):
     """Elements that ``name(*args, **kwargs)`` makes, when that can be told before making it."""
     f = _ESTIMATES.get(name)
@@ -223,7 +254,7 @@ def scalar_access(x, n):
         x._n = 0  # every array stays on the GPU here: look again after MIGRATE_AFTER more
         return False
     a = x._a
-    due = n >= MIGRATE_AFTER + (a.nbytes >> 16) and a.dtype.kind in _NUMERIC
+    due = n >= MIGRATE_AFTER + (a.nbytes >> 18) and a.dtype.kind in _NUMERIC
     del a  # (a reference held here would read as a sharer)
     if not due or not _unshared(x):
         x._n = n
@@ -278,14 +309,26 @@ def host_key(key):
     return parts
 
 
+def mask_extent(key):
+    """Elements a boolean mask in ``key`` ranges over (0 if there is none): ``a[mask] = v`` and
+    ``a[mask]`` go through the whole mask however few elements it selects (mandelbrot's
+    ``escaped_at[out] = i`` is a pass over 4e6 elements, not a write of one)."""
+    for k in key if type(key) is tuple else (key,):
+        dt = getattr(k, "dtype", None)
+        if dt is not None and dt.kind == "b" and getattr(k, "ndim", 0):
+            return k.size
+    return 0
+
+
 def part_size(shape, key, value):
     """Elements of ``x[key]`` for a write of ``value`` into it: counted from the shape for a
-    basic index (``a[:] = 0`` writes all of ``a``), else the value's size."""
+    basic index (``a[:] = 0`` writes all of ``a``), from the mask for a boolean one, else the
+    value's size."""
     t = type(key)
     if t is int or t is slice or key is Ellipsis:
         key = (key,)
     elif t is not tuple:
-        return getattr(value, "size", 1)
+        return mask_extent(key) or getattr(value, "size", 1)
     n, axis = 1, 0
     for k in key:
         tk = type(k)
@@ -301,7 +344,7 @@ def part_size(shape, key, value):
                 n *= d
             axis = len(shape) - rest + axis
         elif k is not None:
-            return getattr(value, "size", 1)
+            return mask_extent(key) or getattr(value, "size", 1)
     for d in shape[axis:]:
         n *= d
     return n

@@ -569,3 +569,52 @@ def byte_bounds(a):
         else:
             high += (n - 1) * step
     return low, high + a.itemsize
+
+
+# Window functions: CuPy's kernels take their step as float32 (hanning(9)[1] is off by 3e-9);
+# these are NumPy's formulas, term for term, in float64.
+def _window_size(M, *more):
+    xp = _xp()
+    vals = [v.item() if isinstance(v, xp.ndarray) else v for v in (M, *more)]
+    return numpy.array([0.0, *vals])[1:]  # (NumPy's: M, beta as float64)
+
+
+def _window(formula):
+    """NumPy's window of M points: empty below 1, [1.0] at 1, else ``formula(xp, n, M)`` over
+    n = 1 - M, 3 - M, ..., M - 1."""
+    def window(M):
+        xp = _xp()
+        (M,) = _window_size(M)
+        if M < 1:
+            return xp.array([], dtype=numpy.float64)
+        if M == 1:
+            return xp.ones(1, dtype=numpy.float64)
+        return formula(xp, xp.arange(1 - M, M, 2, dtype=numpy.float64), M)
+    return window
+
+
+def _cosines(*coef):
+    def formula(xp, n, M):
+        r = coef[0] + coef[1] * xp.cos(numpy.pi * n / (M - 1))
+        return r + coef[2] * xp.cos(2.0 * numpy.pi * n / (M - 1)) if len(coef) > 2 else r
+    return formula
+
+
+implements("xpshim.hanning", replaces=True)(_window(_cosines(0.5, 0.5)))
+implements("xpshim.hamming", replaces=True)(_window(_cosines(0.54, 0.46)))
+implements("xpshim.blackman", replaces=True)(_window(_cosines(0.42, 0.5, 0.08)))
+implements("xpshim.bartlett", replaces=True)(
+    _window(lambda xp, n, M: xp.where(n <= 0, 1 + n / (M - 1), 1 - n / (M - 1))))
+
+
+@implements("xpshim.kaiser", replaces=True)
+def kaiser(M, beta):
+    xp = _xp()
+    M, beta = _window_size(M, beta)
+    if M == 1:
+        return xp.ones(1, dtype=numpy.float64)
+    n = xp.arange(0, M, dtype=numpy.float64)
+    alpha = (M - 1) / 2.0
+    q = (n - alpha) / alpha
+    # (NumPy's power(x, 2.0) squares; i0 of the host scalar beta is NumPy's own)
+    return xp.i0(beta * xp.sqrt(1 - q * q)) / float(numpy.i0(beta))
