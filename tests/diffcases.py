@@ -58,7 +58,7 @@ def ufunc_limits(name, code, i):
 
 # ufuncs with no complex loop in CuPy, or whose complex loop is CuPy's own formula
 # (divergences.INPUTS): their complex signatures are not generated
-NO_COMPLEX = {"logical_not", "expm1"}
+NO_COMPLEX = {"logical_not", "expm1", "log1p"}
 # complex inputs kept finite (and nonzero where named) for CuPy's complex special-value
 # handling (divergences.INPUTS): name -> positions that must be nonzero
 COMPLEX_FINITE = {"exp2": (), "sign": (), "less": (), "less_equal": (), "log1p": (), "log2": (0,),

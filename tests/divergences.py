@@ -33,9 +33,13 @@ INPUTS = {
                               "infinite part (prod, cumprod) differ, and < / <= order a NaN part as NumPy does "
                               "not (-1+nanj < 0 is True). Complex inputs to those are finite, below 1e300 and "
                               "nonzero where a zero is special; complex products get no infinite parts.",
-    "complex expm1 and logical_not": "CuPy computes complex expm1 as exp(z) - 1 (near 0 its real part keeps "
-                                     "only ulps of 1) and has no complex logical_not loop (TypeError 'Wrong "
-                                     "type'). Their complex signatures are not generated.",
+    "complex expm1, log1p and logical_not": "CuPy computes complex expm1 as exp(z) - 1 (near 0 its real part "
+                                            "keeps only ulps of 1) and complex log1p as log(1 + z) through its "
+                                            "own clog (8 ulp off NumPy's real part at 0.25j as complex64; NumPy's "
+                                            "own formula, log(hypot(1 + x, y)), run on the GPU was tried and "
+                                            "is no closer where the log cancels: CUDA's hypot rounds otherwise "
+                                            "than the host's), and has no complex logical_not loop (TypeError "
+                                            "'Wrong type'). Their complex signatures are not generated.",
     "integer fmod beyond 2**53": "CuPy's integer fmod goes through float64, so dividends past 2**53 lose their "
                                  "low bits (fmod(2**53 + 1, 2) is 0). Not generated.",
     "sum of complex to an integer dtype": "NumPy drops the imaginary part (ComplexWarning); CuPy's reduction "

@@ -104,10 +104,10 @@ def _explained(results):
         r["reasons"] = {t: explain(t, m) for t, m in r.get("messages", {}).items()}
 
 
-def _write(results, args, meta):
+def _write(results, args, meta, base=None):
     _explained(results)
     os.makedirs(args.out, exist_ok=True)
-    base = os.path.join(args.out, f"numpy-suite-{args.device}{args.tag}")
+    base = base or os.path.join(args.out, f"numpy-suite-{args.device}{args.tag}")
     with open(base + ".json", "w") as f:
         json.dump({**meta, "results": results}, f, indent=1)
     with open(base + ".md", "w") as f:
@@ -116,7 +116,8 @@ def _write(results, args, meta):
 
 def _markdown(results, meta):
     lines = [f"# NumPy's own test files under xpshim: {meta['device']}", "",
-             f"NumPy {meta['numpy']}; {meta.get('done', len(results))} of {meta.get('files', len(results))} files done.", "",
+             f"NumPy {meta['numpy']}" + "".join(f"; {k} {meta[k]}" for k in ("python", "cupy", "gpu") if k in meta) +
+             f"; {meta.get('done', len(results))} of {meta.get('files', len(results))} files done.", "",
              "| file | NumPy passed | xpshim passed | fail only under xpshim | with a listed reason |",
              "|---|---:|---:|---:|---:|"]
     by_reason, unexplained = {}, []
@@ -151,9 +152,9 @@ def main(argv=None):
     args = ap.parse_args(argv)
     if args.explain:
         rep = json.load(open(args.explain))
-        args.out = args.out or os.path.dirname(os.path.abspath(args.explain))
-        args.device, args.tag = rep["device"], os.path.basename(args.explain)[len(f"numpy-suite-{rep['device']}"):-5]
-        _write(rep["results"], args, {k: v for k, v in rep.items() if k != "results"})
+        args.out = os.path.dirname(os.path.abspath(args.explain))
+        _write(rep["results"], args, {k: v for k, v in rep.items() if k != "results"},
+               base=os.path.splitext(os.path.abspath(args.explain))[0])  # (beside it, the same name)
         print(_markdown(rep["results"], rep).split("## Reasons")[0])
         return 0
     if args.keep:
@@ -163,7 +164,14 @@ def main(argv=None):
     base_env["XPSHIM_DEVICE"] = {"cpu": "cpu", "stand-in": "cpu", "gpu": "gpu"}[args.device]
     base_env["XPSHIM_FALLBACK"] = "silent"
     results = {}
-    meta = {"numpy": numpy.__version__, "device": args.device}
+    meta = {"numpy": numpy.__version__, "device": args.device, "python": sys.version.split()[0]}
+    if args.device == "gpu":
+        try:
+            import cupy
+
+            meta.update(cupy=cupy.__version__, gpu=cupy.cuda.runtime.getDeviceProperties(0)["name"].decode())
+        except Exception as e:  # (the report says what it could not tell)
+            meta["gpu"] = f"unknown ({type(e).__name__})"
     with tempfile.TemporaryDirectory() as tmp:
         orig, shim = os.path.join(tmp, "numpy_tests"), os.path.join(tmp, "xpshim_tests")
         os.makedirs(orig)

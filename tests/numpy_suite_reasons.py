@@ -10,7 +10,25 @@ import re
 
 _ANY = r""
 
+# Failures of the H200 run that xpshim fixed after it (each checked on the stand-in, made as
+# strict as CuPy at that point; not yet re-run on a GPU): the reason says what was done.
+_FIXED = "fixed after the H200 run (stand-in only so far): "
+
 RULES = [
+    (r"TestPercentile|TestQuantile", r"method is not yet supported|cannot be interpreted as an integer",
+     _FIXED + "the quantile methods CuPy lacks, and weights=None, run NumPy's own quantile code on CuPy "
+              "(sorting where it partitions at array positions)"),
+    (_ANY, r"method is not yet supported",
+     _FIXED + "the quantile methods CuPy lacks run NumPy's own quantile code on CuPy"),
+    (r"test_array_equal_equal_nan|test_return_class_is_ndarray|TestArrayComparisons",
+     r"^AssertionError",
+     _FIXED + "array_equal, array_equiv and allclose answer a Python bool, as NumPy's"),
+    (r"test_histograms", r"only integer and array bins are implemented|array-like bins not supported",
+     _FIXED + "histogram with bins named by a rule ('auto', 'fd', ...) or a list: NumPy's edges, CuPy's counts"),
+    (_ANY, r"incorrect type \(expected <?(class ')?cupy\._core\.core\._ndarray_base'?>?, got <?(class ')?[\w.]*"
+           r"(MySubclass|MyNDArray|MaskedArray|matrix|MyArray|SubClass|Sub|ArraySubclass)|"
+           r"must be a cupy\.ndarray object, not <class '[\w.<>]*(MyArray|MyNDArray|C|SubClass|Sub|matrix)'>",
+     _FIXED + "NumPy subclasses (masked arrays, np.matrix, a user's class) run NumPy's call, which keeps their class"),
     # what the GPU or CUDA cannot do
     (_ANY, r"cudaErrorInitializationError|CUDA_ERROR_NOT_INITIALIZED",
      "the test forks a child process after CUDA started in the parent; CUDA cannot run in a forked child"),
@@ -28,6 +46,28 @@ RULES = [
      "(README, known differences)"),
     (_ANY, r"Arrays are not (almost )?equal[\s\S]*Max absolute difference among violations: [0-9.]+e-1[5-9]",
      "last-bit differences (the GPU library's order of operations) in a test that compares exactly"),
+    (r"test_trim_zeros|TestTrimZeros", r"only 0-dimensional arrays can be converted",
+     _FIXED + "trim_zeros slices at host integers (CuPy's 0-d arrays are not indices)"),
+    (_ANY, r"DESIRED: <class '[\w.<>]*(subclass|Sub|MyArray)'>",
+     _FIXED + "NumPy subclasses run NumPy's call, which keeps their class"),
+    # CuPy's functions take less than NumPy's, or answer otherwise (not yet covered by xpshim)
+    (_ANY, r"must be a cupy\.ndarray object, not <class 'numpy\.(bool|float64|int64|complex128|"
+           r"float32|int32)'>|incorrect type \(expected <class 'cupy\._core\.core\._ndarray_base'>, got <class 'numpy\.",
+     "not yet covered: a NumPy scalar as the array argument of a call made on the GPU device; CuPy takes "
+     "only its own arrays there"),
+    (_ANY, r"'out' must be an array|output must be an array",
+     "not yet covered: a NumPy array as out= on a path that hands it to CuPy (concatenate with dtype= or "
+     "casting=, the clip method, multi_dot)"),
+    (_ANY, r"got an unexpected keyword argument 'casting'",
+     "not yet covered: CuPy's clip takes no casting= (its signature takes any keyword, so xpshim does not see the gap)"),
+    (_ANY, r"unsupported iterator index",
+     "CuPy's flat iterator takes integers and slices only (no fancy, boolean or empty-string index)"),
+    (_ANY, r"Unsupported dtype object",
+     "object arrays have no GPU form: a test that assigns objects into a GPU array"),
+    (r"test_pocketfft", r"DID NOT WARN",
+     "NumPy warns (DeprecationWarning) for s= without axes=; CuPy's transforms do not"),
+    (r"TestNanFunctions_Median::test_float_special", r"inf location mismatch",
+     "CuPy's median of the two middle values 1.8e308 and inf is 1.8e308, NumPy's is inf"),
 ]
 
 _COMPILED = [(re.compile(t), re.compile(m), why) for t, m, why in RULES]

@@ -156,3 +156,27 @@ def test_solve_of_a_singular_matrix_raises(gpu):
         numpy.linalg.solve(m, numpy.zeros(4))
     with pytest.raises(numpy.linalg.LinAlgError):
         xpshim.linalg.solve(xpshim.asarray(m), xpshim.asarray(numpy.zeros(4)))
+
+
+@pytest.mark.parametrize("name", ["array_equal", "array_equiv", "allclose"])
+def test_comparisons_of_whole_arrays_answer_a_python_bool(gpu, name):
+    # NumPy's test_array_equal_equal_nan checks `res is True` and `type(res) is bool`
+    a = numpy.array([1.0, numpy.nan, 3.0])
+    nan_kw = [] if name == "array_equiv" else [(a.copy(), {"equal_nan": True})]
+    for b, kw in [(a.copy(), {}), *nan_kw, (a + 1, {}), (a[:1], {})]:
+        want = getattr(numpy, name)(a, b, **kw)
+        got = getattr(xpshim, name)(xpshim.asarray(a), xpshim.asarray(b), **kw)
+        assert type(got) is bool and got is want, (name, kw, got, want)
+
+
+@pytest.mark.parametrize("bins", ["auto", "fd", "doane", "scott", "stone", "rice", "sturges", "sqrt", [0.0, 0.5, 2.0, 9.0]])
+def test_histogram_bins_by_rule_or_list(gpu, bins):
+    a = numpy.random.default_rng(3).normal(2.0, 1.5, 500)
+    for kw in ({}, {"range": (0.0, 5.0)}, {"density": True}):
+        want = numpy.histogram(a, bins, **kw)
+        got = xpshim.histogram(xpshim.asarray(a), bins, **kw)
+        for g, w in zip(got, want):
+            g = xpshim.asnumpy(g)
+            assert g.dtype == w.dtype and g.shape == w.shape, (bins, kw, g.shape, w.shape)
+            numpy.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-12)
+    assert not xpshim.stats()["fallbacks"]

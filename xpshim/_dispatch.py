@@ -280,6 +280,10 @@ class Route:
             if (type(x) is numpy.ndarray or isinstance(x, numpy.generic)) and host_only_dtype(x.dtype):
                 a, kw = to_host_args(args, kwargs, f"{self.name} of a {x.dtype} array (no GPU form)")
                 return self.npf(*a, **kw)
+            if isinstance(x, numpy.ndarray) and type(x) is not numpy.ndarray:
+                # np.matrix, a masked array, a user's subclass: NumPy's call keeps its class
+                a, kw = to_host_args(args, kwargs, f"{self.name} of a {type(x).__name__} (no GPU form)")
+                return self.npf(*a, **kw)
         if self.dtype_at is not None:
             dt = kwargs.get("dtype") if "dtype" in kwargs else (
                 args[self.dtype_at] if 0 <= self.dtype_at < len(args) else None)

@@ -24,7 +24,11 @@ where a sync is the price of NumPy's error (``linalg.inv`` on a singular matrix)
   run under ``cupyx.errstate(linalg="raise")``, as NumPy raises ``LinAlgError``;
 * complex ``nansum``, ``nanmean``, ``nanvar``, ``nanstd``, ``nancumsum``, ``nanmedian``: an element
   with one NaN part is dropped whole, as NumPy's isnan says (CuPy drops the NaN part alone);
-* ``cross`` of 2-element vectors raises NumPy 2's ValueError (CuPy still computes them).
+* ``cross`` of 2-element vectors raises NumPy 2's ValueError (CuPy still computes them);
+* ``histogram`` with ``bins`` named by a rule ("auto", "fd", "sturges", ...) or a list: NumPy's
+  own edges, then CuPy's counts (CuPy takes a count or an array of edges only);
+* ``array_equal``, ``array_equiv`` and ``allclose`` answer a Python bool, as NumPy's (CuPy's a
+  0-d array).
 """
 
 import numpy
@@ -125,6 +129,47 @@ def _complex_nan(name, fill, via):
         kw = {k: v for k, v in kwargs.items() if k != "a"}
         return getattr(xp, via)(xp.where(xp.isnan(a), a.dtype.type(fill), a), *args[1:], **kw)
     return edge
+
+
+def _first(*edges):
+    """The first of ``edges`` that answers (a name with two edge cases: complex NaN parts of
+    nanmean, and its empty reduction)."""
+    def edge(args, kwargs):
+        for e in edges:
+            r = e(args, kwargs)
+            if r is not PASS:
+                return r
+        return PASS
+    return edge
+
+
+def _python_bool(name):
+    """array_equal, array_equiv, allclose: NumPy answers a Python bool (``res is True`` holds);
+    CuPy a 0-d GPU array. The answer is read back (one sync, as ``if np.allclose(...)`` costs)."""
+    def edge(args, kwargs):
+        return bool(getattr(_backend.xp, name)(*args, **kwargs))
+    return edge
+
+
+def _histogram(args, kwargs):
+    """histogram with ``bins`` named by a rule ("auto", "fd", ...) or given as a list: CuPy's
+    takes a count or an array only. NumPy's histogram_bin_edges (its own code, run on CuPy)
+    makes the edges, then CuPy's histogram counts over them."""
+    xp = _backend.xp
+    a = args[0] if args else kwargs.get("a")
+    bins = args[1] if len(args) > 1 else kwargs.get("bins", 10)
+    if not isinstance(bins, (str, list, tuple)):
+        return PASS
+    rng = args[2] if len(args) > 2 else kwargs.get("range")
+    density = args[3] if len(args) > 3 else kwargs.get("density")
+    weights = args[4] if len(args) > 4 else kwargs.get("weights")
+    if isinstance(bins, str):
+        from ._gaps.numpy_code import _H
+
+        edges = _H.histogram_bin_edges(a, bins, rng, weights)
+    else:
+        edges = xp.asarray(bins)
+    return xp.histogram(a, edges, density=density, weights=weights)
 
 
 def _cross(args, kwargs):
@@ -228,9 +273,12 @@ TABLE = {
     "xpshim.interp": _interp,
     "xpshim.extract": _extract,
     "xpshim.cross": _cross,
+    "xpshim.histogram": _histogram,
+    **{f"xpshim.{n}": _python_bool(n) for n in ("array_equal", "array_equiv", "allclose")},
     "xpshim.linalg.solve": _linalg_raises("solve"),
-    **{f"xpshim.{n}": _complex_nan(n, complex(numpy.nan, numpy.nan), n)
-       for n in ("nansum", "nanmean", "nanvar", "nanstd", "nancumsum", "nanmedian")},
+    **{f"xpshim.{n}": _first(_complex_nan(n, complex(numpy.nan, numpy.nan), n), _empty_reduction(n))
+       for n in ("nanmean", "nanvar", "nanstd", "nanmedian")},
+    **{f"xpshim.{n}": _complex_nan(n, complex(numpy.nan, numpy.nan), n) for n in ("nansum", "nancumsum")},
     **{f"xpshim.{n}": _real_only(n) for n in ("percentile", "quantile", "nanpercentile", "nanquantile")},
     "xpshim.lib.stride_tricks.as_strided": _as_strided,
     "xpshim.shares_memory": _shares_memory,

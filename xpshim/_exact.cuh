@@ -89,14 +89,6 @@ template <typename F> __device__ void xp_cdiv(F ar, F ai, F br, F bi, F* r, F* i
     }
 }
 
-// NumPy's complex log1p (nc_log1p): log|1 + z| through hypot, in the input's precision (CuPy's
-// is log(1 + z) by its own clog, which rounds otherwise)
-template <typename F> __device__ void xp_clog1p(F xr, F xi, F* r, F* i) {
-    F re = xr + F(1);
-    *r = log(hypot(re, xi));
-    *i = atan2(xi, re);
-}
-
 template <typename F> __device__ void xp_creciprocal(F xr, F xi, F* r, F* i) {
     if (fabs(xi) <= fabs(xr)) {
         F q = xi / xr, d = xr + xi * q;

@@ -37,7 +37,6 @@ TABLE = {
     "minimum": (COMPLEX, 1, _PICK.format(f="xp_cminimum")),
     "fmax": (COMPLEX, 1, _PICK.format(f="xp_cfmax")),
     "fmin": (COMPLEX, 1, _PICK.format(f="xp_cfmin")),
-    "log1p": (COMPLEX, 1, "W re, im; xp_clog1p<W>(x.real(), x.imag(), &re, &im); z = T(re, im)"),
 }
 TABLE["true_divide"] = TABLE["divide"]
 TABLE["mod"] = TABLE["remainder"]

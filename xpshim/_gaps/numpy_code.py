@@ -81,6 +81,11 @@ def _unsigned_subtract(a, b):
 
 
 _H = rebind(_histograms, {"_unsigned_subtract": _unsigned_subtract})
+# (a range that drops values: NumPy's test `np.logical_and.reduce(keep)`, a ufunc method the
+# device namespace has as a function)
+_GB = patched(_histograms._get_bin_edges, _H, [("np.logical_and.reduce(keep)", "keep.all()")])
+if _GB is not None:
+    _H.__dict__["__globals__"]["_get_bin_edges"] = _GB
 _PI = rebind(_polynomial, {"eigvals": _eigvals})
 
 # (CuPy's argsort takes kind=None or "stable" only; NumPy's insert asks for "mergesort", the same thing)
@@ -92,7 +97,20 @@ implements("xpshim.polyder")(_PI.polyder)
 # (CuPy's roots takes real symmetric companion matrices only: eigvalsh)
 implements("xpshim.roots", replaces=True)(_PI.roots)
 implements("xpshim.polydiv")(_PI.polydiv)
-implements("xpshim.trim_zeros", kwargs={"axis"})(_FB.trim_zeros)
+def _host_bounds(pair):
+    # trim_zeros slices at these: host integers (one element per axis), as CuPy's 0-d arrays
+    # are not indices
+    from .. import _transfer
+
+    xp = _xp()
+    return tuple(_transfer.to_host(v, "trim_zeros bounds") if isinstance(v, xp.ndarray) else v for v in pair)
+
+
+_TZ = patched(_FB.trim_zeros, _FB, [("start, stop = _arg_trim_zeros(filt_)",
+                                     "start, stop = _host_bounds(_arg_trim_zeros(filt_))")])
+if _TZ is not None:
+    _FB.__dict__["__globals__"]["_host_bounds"] = _host_bounds
+implements("xpshim.trim_zeros", kwargs={"axis"})(_TZ or _FB.trim_zeros)
 
 
 @implements("xpshim.polyint")
@@ -104,9 +122,19 @@ def polyint(p, m=1, k=None):
 
 
 # weights= (method="inverted_cdf" only, as NumPy): NumPy's weighted quantile, which finds each
-# slice's quantiles by a search in its cumulative weights (one small search per slice).
-implements("xpshim.quantile", kwargs={"weights"})(_FB.quantile)
-implements("xpshim.percentile", kwargs={"weights"})(_FB.percentile)
+# slice's quantiles by a search in its cumulative weights (one small search per slice); and the
+# methods CuPy lacks (hazen, weibull, inverted_cdf, ...): NumPy's _quantile. It partitions at
+# positions it computes as arrays, which CuPy's partition refuses (its kth is ints): a sort
+# instead, which is every partition at once.
+def _sorted_in_place(arr, kth, axis=-1):
+    arr.sort(axis=axis)
+
+
+_Q = patched(_FB._quantile, _FB, [("arr.partition(", "_sorted_in_place(arr, ")])
+if _Q is not None:
+    _FB.__dict__["__globals__"].update(_quantile=_Q, _sorted_in_place=_sorted_in_place)
+implements("xpshim.quantile", kwargs={"weights", "method"})(_FB.quantile)
+implements("xpshim.percentile", kwargs={"weights", "method"})(_FB.percentile)
 
 # pad: CuPy's own lacks mode="median" and NumPy's argument checks (pad_width's type and
 # shape, negative widths, stat_length), and refuses arrays NumPy takes; NumPy's pad is Python
