@@ -120,6 +120,7 @@ def test_complex_nan_functions_drop_an_element_with_one_nan_part(gpu, name):
     a = numpy.array([complex(1, numpy.nan), 2 + 1j, NAN, 3j, complex(numpy.nan, 5), -1 - 1j])
     _same(name, (a,), {})
     _same(name, (a.reshape(2, 3),), {"axis": 1})
+    _same(name, (numpy.zeros(0, complex),), {})  # empty and complex: NumPy's NaN (and warning) first
 
 
 def test_extract_with_a_longer_condition(gpu):
