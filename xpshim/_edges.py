@@ -34,6 +34,7 @@ where a sync is the price of NumPy's error (``linalg.inv`` on a singular matrix)
 import numpy
 
 from . import _backend, _transfer
+from ._placement import _arg  # (args[i], else the keyword, else a default)
 
 PASS = object()
 
@@ -45,7 +46,7 @@ def _empty_reduction(name):
     npf = getattr(numpy, name)
 
     def edge(args, kwargs):
-        a = args[0] if args else kwargs.get("a")
+        a = _arg(args, kwargs, 0, "a")
         if not isinstance(a, _backend.xp.ndarray) or kwargs.get("out") is not None:
             return PASS
         if a.ndim == 0 and kwargs.get("keepdims") and name in ("median", "nanmedian"):
@@ -54,7 +55,7 @@ def _empty_reduction(name):
             return getattr(_backend.xp, name)(a, *args[1:], **kw).reshape(())
         if a.size:
             if name in ("nanargmax", "nanargmin") and a.dtype.kind in "fc":
-                axis = args[1] if len(args) > 1 else kwargs.get("axis")
+                axis = _arg(args, kwargs, 1, "axis")
                 if bool(_backend.xp.isnan(a).all(axis=axis).any()):  # (one sync: NumPy's check too)
                     raise ValueError("All-NaN slice encountered")
             return PASS
@@ -75,9 +76,9 @@ def _interp(args, kwargs):
 
 
 def _as_strided(args, kwargs):
-    x = args[0] if args else kwargs.get("x")
-    shape = args[1] if len(args) > 1 else kwargs.get("shape")
-    strides = args[2] if len(args) > 2 else kwargs.get("strides")
+    x = _arg(args, kwargs, 0, "x")
+    shape = _arg(args, kwargs, 1, "shape")
+    strides = _arg(args, kwargs, 2, "strides")
     # (NumPy reads the array interface: C-contiguous strides for the new shape when the array is
     # contiguous, the array's own strides otherwise, as CuPy always does)
     if shape is None or strides is not None or not isinstance(x, _backend.xp.ndarray) or not x.flags.c_contiguous:
@@ -123,7 +124,7 @@ def _complex_nan(name, fill, via):
     is 1 there, 0 in NumPy): filled with NaN in both parts, CuPy drops it whole."""
     def edge(args, kwargs):
         xp = _backend.xp
-        a = args[0] if args else kwargs.get("a")
+        a = _arg(args, kwargs, 0, "a")
         if not isinstance(a, xp.ndarray) or a.dtype.kind != "c":
             return PASS
         kw = {k: v for k, v in kwargs.items() if k != "a"}
@@ -156,13 +157,13 @@ def _histogram(args, kwargs):
     takes a count or an array only. NumPy's histogram_bin_edges (its own code, run on CuPy)
     makes the edges, then CuPy's histogram counts over them."""
     xp = _backend.xp
-    a = args[0] if args else kwargs.get("a")
-    bins = args[1] if len(args) > 1 else kwargs.get("bins", 10)
+    a = _arg(args, kwargs, 0, "a")
+    bins = _arg(args, kwargs, 1, "bins", 10)
     if not isinstance(bins, (str, list, tuple)):
         return PASS
-    rng = args[2] if len(args) > 2 else kwargs.get("range")
-    density = args[3] if len(args) > 3 else kwargs.get("density")
-    weights = args[4] if len(args) > 4 else kwargs.get("weights")
+    rng = _arg(args, kwargs, 2, "range")
+    density = _arg(args, kwargs, 3, "density")
+    weights = _arg(args, kwargs, 4, "weights")
     if isinstance(bins, str):
         from ._gaps.numpy_code import _H
 
@@ -177,11 +178,11 @@ def _cross(args, kwargs):
     still computes them (with a DeprecationWarning)."""
     if _CROSS_TAKES_2D:
         return PASS
-    a = args[0] if args else kwargs.get("a")
-    b = args[1] if len(args) > 1 else kwargs.get("b")
+    a = _arg(args, kwargs, 0, "a")
+    b = _arg(args, kwargs, 1, "b")
     axis = kwargs.get("axis")
-    axa = axis if axis is not None else (args[2] if len(args) > 2 else kwargs.get("axisa", -1))
-    axb = axis if axis is not None else (args[3] if len(args) > 3 else kwargs.get("axisb", -1))
+    axa = axis if axis is not None else _arg(args, kwargs, 2, "axisa", -1)
+    axb = axis if axis is not None else _arg(args, kwargs, 3, "axisb", -1)
     try:
         na, nb = a.shape[axa], b.shape[axb]
     except (AttributeError, IndexError, TypeError):
@@ -219,9 +220,9 @@ def _round(args, kwargs):
     scales back in the array's own dtype (263.0655 as float32 to 3 decimals is 263.066);
     CuPy computes in float64 (263.065)."""
     xp = _backend.xp
-    a = args[0] if args else kwargs.get("a")
-    decimals = args[1] if len(args) > 1 else kwargs.get("decimals", 0)
-    out = args[2] if len(args) > 2 else kwargs.get("out")
+    a = _arg(args, kwargs, 0, "a")
+    decimals = _arg(args, kwargs, 1, "decimals", 0)
+    out = _arg(args, kwargs, 2, "out")
     if (not isinstance(a, xp.ndarray) or a.dtype.char not in "efF" or out is not None
             or not isinstance(decimals, (int, numpy.integer)) or isinstance(decimals, bool)):
         return PASS
@@ -242,8 +243,8 @@ def _extract(args, kwargs):
     """extract with a condition longer than the array: NumPy's take raises IndexError for a
     true entry past the array's end; CuPy's take wraps it around."""
     xp = _backend.xp
-    cond = args[0] if args else kwargs.get("condition")
-    a = args[1] if len(args) > 1 else kwargs.get("arr")
+    cond = _arg(args, kwargs, 0, "condition")
+    a = _arg(args, kwargs, 1, "arr")
     if not isinstance(a, xp.ndarray) or numpy.size(cond) <= a.size:
         return PASS
     nz = xp.asarray(cond).ravel().nonzero()[0]
@@ -257,7 +258,7 @@ def _real_only(name):
     """percentile/quantile (and nan*) of complex arrays: NumPy raises TypeError; CuPy's kernel
     fails to compile."""
     def edge(args, kwargs):
-        a = args[0] if args else kwargs.get("a")
+        a = _arg(args, kwargs, 0, "a")
         if isinstance(a, _backend.xp.ndarray) and a.dtype.kind == "c":
             raise TypeError("a must be an array of real numbers")
         return PASS

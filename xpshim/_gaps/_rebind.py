@@ -196,6 +196,17 @@ def patched(f, namespace, replacements):
     return c
 
 
+def patch_in(f, namespace, replacements, **helpers):
+    """``patched``, then put in ``namespace`` in place of ``f`` (with the ``helpers`` the new
+    text calls), so that the namespace's other functions call it; None if it could not be made."""
+    c = patched(f, namespace, replacements)
+    if c is not None:
+        new = {**helpers, f.__name__: c}
+        namespace.__dict__["__globals__"].update(new)  # (what the copies call)
+        namespace.__dict__.update(new)  # (what ``namespace.name`` gives)
+    return c
+
+
 def rebind(module, subs=None):
     """A namespace of copies of ``module``'s Python functions (through NumPy's dispatch
     wrappers) whose globals are the module's with NumPy's array functions and modules

@@ -16,7 +16,7 @@ import numpy.lib._histograms_impl as _histograms
 import numpy.lib._polynomial_impl as _polynomial
 
 from . import implements
-from ._rebind import _late, on_device, patched, rebind
+from ._rebind import _late, on_device, patch_in, patched, rebind
 
 
 def _xp():
@@ -83,9 +83,7 @@ def _unsigned_subtract(a, b):
 _H = rebind(_histograms, {"_unsigned_subtract": _unsigned_subtract})
 # (a range that drops values: NumPy's test `np.logical_and.reduce(keep)`, a ufunc method the
 # device namespace has as a function)
-_GB = patched(_histograms._get_bin_edges, _H, [("np.logical_and.reduce(keep)", "keep.all()")])
-if _GB is not None:
-    _H.__dict__["__globals__"]["_get_bin_edges"] = _GB
+patch_in(_histograms._get_bin_edges, _H, [("np.logical_and.reduce(keep)", "keep.all()")])
 _PI = rebind(_polynomial, {"eigvals": _eigvals})
 
 # (CuPy's argsort takes kind=None or "stable" only; NumPy's insert asks for "mergesort", the same thing)
@@ -106,11 +104,9 @@ def _host_bounds(pair):
     return tuple(_transfer.to_host(v, "trim_zeros bounds") if isinstance(v, xp.ndarray) else v for v in pair)
 
 
-_TZ = patched(_FB.trim_zeros, _FB, [("start, stop = _arg_trim_zeros(filt_)",
-                                     "start, stop = _host_bounds(_arg_trim_zeros(filt_))")])
-if _TZ is not None:
-    _FB.__dict__["__globals__"]["_host_bounds"] = _host_bounds
-implements("xpshim.trim_zeros", kwargs={"axis"})(_TZ or _FB.trim_zeros)
+patch_in(_FB.trim_zeros, _FB, [("start, stop = _arg_trim_zeros(filt_)",
+                                "start, stop = _host_bounds(_arg_trim_zeros(filt_))")], _host_bounds=_host_bounds)
+implements("xpshim.trim_zeros", kwargs={"axis"})(_FB.trim_zeros)
 
 
 @implements("xpshim.polyint")
@@ -130,9 +126,7 @@ def _sorted_in_place(arr, kth, axis=-1):
     arr.sort(axis=axis)
 
 
-_Q = patched(_FB._quantile, _FB, [("arr.partition(", "_sorted_in_place(arr, ")])
-if _Q is not None:
-    _FB.__dict__["__globals__"].update(_quantile=_Q, _sorted_in_place=_sorted_in_place)
+patch_in(_FB._quantile, _FB, [("arr.partition(", "_sorted_in_place(arr, ")], _sorted_in_place=_sorted_in_place)
 implements("xpshim.quantile", kwargs={"weights", "method"})(_FB.quantile)
 implements("xpshim.percentile", kwargs={"weights", "method"})(_FB.percentile)
 
