@@ -52,7 +52,14 @@ class _Generator:
         real = getattr(getattr(_real, "random", None), self._cls, None) if _real else None
         if real is not None and not hasattr(real, name):
             raise AttributeError(f"'cupy.random.{self._cls}' object has no attribute {name!r}")
-        return _func(name, getattr(self._g, name), None, strict=False)
+        f = _func(name, getattr(self._g, name), None, strict=False)
+        if name == "integers":  # (CuPy's takes Python ints only: int(low), int(high))
+            def integers(low, high=None, *a, **k):
+                if numpy.ndim(low) or numpy.ndim(high):
+                    raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
+                return f(low, high, *a, **k)
+            return integers
+        return f
 
 
 # As in CuPy, a view holds its owner array (``base``): the owner's reference count tells
@@ -137,6 +144,7 @@ def _func(name, f, real=None, strict=True):
 # CuPy's strictness where NumPy's code (run on the stand-in) would otherwise pass:
 _NO_IDENTITY = ("nanmean", "nanstd", "nanvar")
 _CUPY_QUANTILE_METHODS = ("linear", "lower", "higher", "midpoint", "nearest")  # CuPy 14's percentile
+_FFT_ND = ("fft2", "ifft2", "fftn", "ifftn", "rfft2", "irfft2", "rfftn", "irfftn")
 _FILLS = {"asarray": 0, "array": 0, "full": 1, "fill": 0}  # name -> position of the value
 
 
@@ -153,6 +161,8 @@ def _as_cupy_checks(name, args, kwargs):
         raise ValueError(f"'{kwargs['method']}' method is not yet supported. Please use any other method.")
     if name == "histogram" and len(args) > 1 and isinstance(args[1], (str, list, tuple)):
         raise NotImplementedError("only integer and array bins are implemented")  # (CuPy 14's)
+    if name in _FFT_ND and any(type(n) is int and n == -1 for n in (args[1] if len(args) > 1 else kwargs.get("s")) or ()):
+        raise ValueError("Invalid number of FFT data points (-1) specified.")  # (CuPy reads -1 as a length)
     if name == "concatenate" and args and any(type(v) is not ndarray for v in args[0]):
         raise TypeError(f"Unsupported type {type(next(v for v in args[0] if type(v) is not ndarray))}")
 
@@ -186,6 +196,8 @@ class _Ufunc:
         self.nin, self.nout, self.nargs = npu.nin, npu.nout, npu.nargs
 
     def __call__(self, *args, **kwargs):
+        if kwargs.keys() - {"out", "dtype", "casting"}:  # (CuPy's ufuncs take these three only)
+            raise TypeError(f"Wrong arguments {dict((k, v) for k, v in kwargs.items() if k not in ('out', 'dtype', 'casting'))}")
         for x in (*args, kwargs.get("out")):
             if type(x) is numpy.ndarray or type(x) is list or x is Ellipsis:
                 raise TypeError(f"Unsupported type {type(x)}")
@@ -266,6 +278,9 @@ class ndarray:
         m = getattr(self._h, name)
         if not callable(m):
             return _wrap(m)
+        if name == "sort" and not self._h.flags.c_contiguous:
+            def m(*a, **k):  # (as CuPy 14's in-place sort)
+                raise NotImplementedError("Sorting non-contiguous array is not supported.")
         return _func(name, m, getattr(_real.ndarray, name, None) if _real else None, strict=False)
 
     def __getitem__(self, k):

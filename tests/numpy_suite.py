@@ -93,8 +93,11 @@ def _failures(xml):
         mod, _, cls = case.get("classname", "").partition(".")
         tid = f"{mod}.py::{cls.replace('.', '::') + '::' if cls else ''}{case.get('name')}"
         msg = (bad.get("message") or "").strip()
-        lines = [ln for ln in (bad.text or "").splitlines() if ln.startswith("E ")]
-        out[tid] = (msg + "\n" + "\n".join(lines[:12]))[:1500]
+        text = (bad.text or "").splitlines()
+        lines = [ln for ln in text if ln.startswith("E ")]
+        # the traceback's last places ("file:line: in function"), site-packages paths cut short
+        where = [re.sub(r"^\S*site-packages/", "", ln) for ln in text if re.match(r"^\S+\.py:\d+: ", ln)]
+        out[tid] = (msg + "\n" + "\n".join(lines[:12]))[:1500] + "".join(f"\n@ {w[:160]}" for w in where[-4:])
     return out
 
 

@@ -181,3 +181,14 @@ def test_histogram_bins_by_rule_or_list(gpu, bins):
             assert g.dtype == w.dtype and g.shape == w.shape, (bins, kw, g.shape, w.shape)
             numpy.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-12)
     assert not xpshim.stats()["fallbacks"]
+
+
+@pytest.mark.parametrize("name, s", [("fft2", (-1, 8)), ("fftn", (-1, -1)), ("ifftn", (6, -1)), ("rfft2", (4, -1)),
+                                     ("rfftn", (-1, -1)), ("irfftn", (-1, 6)), ("irfft2", (-1, -1))])
+def test_fft_minus_one_in_s_takes_the_whole_axis(gpu, name, s):
+    a = numpy.random.default_rng(2).random((10, 5))
+    want = getattr(numpy.fft, name)(a, s=s, axes=(0, 1))
+    got = getattr(xpshim.fft, name)(xpshim.asarray(a), s=s, axes=(0, 1))
+    assert got.shape == want.shape, (got.shape, want.shape)
+    numpy.testing.assert_allclose(xpshim.asnumpy(got), want, rtol=1e-12, atol=1e-12)
+    assert not xpshim.stats()["fallbacks"]

@@ -559,6 +559,8 @@ CASES["xpshim.pad"] = [  # (NumPy's own pad: its checks, and mode="median", whic
     case("constant-values", lambda D: ((D((2, 3)), (1, 2)), {"constant_values": (4, 6)})),
     case("negative-width", lambda D: ((D((3,)), -1), {}), layouts=("c",)),
     case("float-width", lambda D: ((D((3,)), 1.5), {}), layouts=("c",)),
+    *[case(f"misshaped-width-{i}", lambda D, w=w: ((D((6, 5)), w), {"mode": "edge"}), layouts=("c",), dtypes=("int64",))
+      for i, w in enumerate([(4, 5, 6, 7), ((1,), (2,), (3,)), ((1, 2), (3, 4), (5, 6)), ((3, 4, 5), (0, 1, 2))])],
 ]
 
 

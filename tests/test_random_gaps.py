@@ -17,6 +17,11 @@ CASES = {
                ("negative-zero-scale", (0.0, -0.0), {}), ("array-negative-scale", (0.0, [1.0, -2.0]), {}),
                ("size-mismatch", (numpy.zeros(3), 1.0), {"size": 4}), ("nan-scale", (0.0, numpy.nan), {"size": 2})],
     "lognormal": [("size", (0.0, 0.5), {"size": 4}), ("negative-sigma", (0.0, -0.5), {})],
+    "integers": [("scalars", (3, 9), {"size": 4}), ("array-high", (numpy.array([3, 5]),), {}),
+                 ("list-bounds", ([0, 10], (4, 12)), {"size": (3, 2)}), ("endpoint", ([0, 1], 1), {"endpoint": True}),
+                 ("uint8", ([0, 200], 256), {"dtype": numpy.uint8}), ("empty-range", ([0, 3], 3), {}),
+                 ("high-out-of-bounds", ([0], 300), {"dtype": numpy.uint8}),
+                 ("low-out-of-bounds", ([-1], 3), {"dtype": numpy.uint8}), ("size-mismatch", ([0, 1], 5), {"size": 3})],
     "standard_cauchy": [("none", (), {}), ("size", (), {"size": (3, 2)})],
     "standard_t": [("size", (5.0,), {"size": 4}), ("zero-df", (0.0,), {}), ("nan-df", (numpy.nan,), {})],
     "gumbel": [("size", (0.0, 1.0), {"size": 3}), ("negative-scale", (0.0, -1.0), {})],
@@ -168,6 +173,15 @@ def test_random_integers_in_range(gpu):
         warnings.simplefilter("ignore", DeprecationWarning)
         v = xpshim.asnumpy(xpshim.random.RandomState(1).random_integers(2, 5, size=4000))
     assert set(v.tolist()) == {2, 3, 4, 5}
+
+
+def test_integers_with_array_bounds_in_range(gpu):
+    g = xpshim.random.default_rng(5)
+    v = xpshim.asnumpy(g.integers(numpy.array([0, 10, -5]), [3, 12, 5], size=(3000, 3)))
+    assert [set(v[:, i].tolist()) for i in range(3)] == [{0, 1, 2}, {10, 11}, set(range(-5, 5))]
+    e = xpshim.asnumpy(g.integers([250, 0], 255, dtype=numpy.uint8, endpoint=True, size=(2000, 2)))
+    assert e.dtype == numpy.uint8 and set(e[:, 0].tolist()) == set(range(250, 256)) and e[:, 1].max() == 255
+    assert not xpshim.stats()["fallbacks"]
 
 
 def test_multivariate_hypergeometric_sums(gpu):

@@ -647,8 +647,8 @@ class GpuObject:
 
     def __getattr__(self, name):
         c = getattr(self._obj, name, None)
-        g = _gaps.lookup(f"{self._label}.{name}") if c is None else None
-        if g is not None:
+        g = _gaps.lookup(f"{self._label}.{name}")
+        if g is not None and (c is None or g.replaces):
             obj, label, twin, self_ = self._obj, self._label, self._twin, self
 
             def filled(*args, **kwargs):

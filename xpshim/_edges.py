@@ -27,6 +27,8 @@ where a sync is the price of NumPy's error (``linalg.inv`` on a singular matrix)
 * ``cross`` of 2-element vectors raises NumPy 2's ValueError (CuPy still computes them);
 * ``histogram`` with ``bins`` named by a rule ("auto", "fd", "sturges", ...) or a list: NumPy's
   own edges, then CuPy's counts (CuPy takes a count or an array of edges only);
+* ``fftn``, ``rfft2`` and the rest with -1 in ``s``: the whole input along that axis, as
+  NumPy 2 (CuPy reads -1 as a length);
 * ``array_equal``, ``array_equiv`` and ``allclose`` answer a Python bool, as NumPy's (CuPy's a
   0-d array).
 """
@@ -265,8 +267,28 @@ def _real_only(name):
     return edge
 
 
+def _fft_whole_axis(name):
+    """fftn and the rest with -1 in ``s``: NumPy 2 takes the whole input along that axis; CuPy
+    reads -1 as a length (and trims one element)."""
+    def edge(args, kwargs):
+        s = _arg(args, kwargs, 1, "s")
+        if s is None or numpy.ndim(s) != 1 or not any(type(n) is int and n == -1 for n in s):
+            return PASS
+        a = _arg(args, kwargs, 0, "a")
+        axes = _arg(args, kwargs, 2, "axes")
+        axes = list(range(-len(s), 0)) if axes is None else list(axes)
+        if len(axes) != len(s) or not isinstance(a, _backend.xp.ndarray):
+            return PASS
+        s = [a.shape[ax] if n == -1 else n for n, ax in zip(s, axes)]
+        args, kwargs = ((args[0], s, *args[2:]), kwargs) if len(args) > 1 else (args, {**kwargs, "s": s})
+        return getattr(_backend.xp.fft, name)(*args, **kwargs)
+    return edge
+
+
 TABLE = {
     **{f"xpshim.{n}": _empty_reduction(n) for n in _EMPTY_REDUCTIONS},
+    **{f"xpshim.fft.{n}": _fft_whole_axis(n) for n in ("fft2", "ifft2", "fftn", "ifftn", "rfft2", "irfft2",
+                                                        "rfftn", "irfftn")},
     "xpshim.nanprod": _complex_nan("nanprod", 1, "prod"),
     "xpshim.nancumprod": _complex_nan("nancumprod", 1, "cumprod"),
     "xpshim.around": _round,

@@ -478,6 +478,32 @@ def multivariate_hypergeometric(g, colors, nsample, size=None, method="marginals
 implements("random.RandomState.multinomial")(multinomial)
 
 
+@implements("random.Generator.integers", replaces=True)
+def integers(g, low, high=None, size=None, dtype=numpy.int64, endpoint=False):
+    """Generator.integers with array bounds too (CuPy's takes Python ints only): a 63-bit draw
+    reduced modulo each element's span (a bias of span / 2**63 at most), NumPy's checks."""
+    xp = _xp()
+    if numpy.ndim(low) == 0 and numpy.ndim(high) == 0:
+        return g.integers(low, high, size=size, dtype=dtype, endpoint=endpoint)
+    if high is None:
+        low, high = 0, low
+    lo, hi = (v.astype(numpy.int64) if isinstance(v, xp.ndarray) else xp.asarray(numpy.asarray(v, numpy.int64))
+              for v in (low, high))
+    if not endpoint:
+        hi = hi - 1
+    shape = _shape(size, lo.shape, hi.shape)
+    info = numpy.iinfo(dtype)
+    if bool(xp.any(lo > hi)):
+        raise ValueError("low > high" if endpoint else "low >= high")
+    if bool(xp.any(lo < info.min)):
+        raise ValueError(f"low is out of bounds for {numpy.dtype(dtype).name}")
+    if bool(xp.any(hi > info.max)):
+        raise ValueError(f"high is out of bounds for {numpy.dtype(dtype).name}")
+    span = (hi - lo).astype(numpy.uint64) + numpy.uint64(1)
+    r = g.integers(0, info.max if info.max < 2**63 else 2**63 - 1, size=shape, dtype=numpy.int64, endpoint=True)
+    return (lo + (r.astype(numpy.uint64) % span).astype(numpy.int64)).astype(dtype)
+
+
 @implements("random.RandomState.random")
 def random(rs, size=None):
     return _xp().asarray(rs.random_sample(size))  # (size=None: a 0-d GPU array, as CuPy's draws)

@@ -123,10 +123,27 @@ def polyint(p, m=1, k=None):
 # positions it computes as arrays, which CuPy's partition refuses (its kth is ints): a sort
 # instead, which is every partition at once.
 def _sorted_in_place(arr, kth, axis=-1):
-    arr.sort(axis=axis)
+    # (_quantile's arr is a moved-axis view; CuPy sorts contiguous arrays in place only)
+    if arr.flags.c_contiguous:
+        arr.sort(axis=axis)
+    else:
+        arr[...] = _xp().sort(arr, axis=axis)
 
 
-patch_in(_FB._quantile, _FB, [("arr.partition(", "_sorted_in_place(arr, ")], _sorted_in_place=_sorted_in_place)
+def _lerp(a, b, t, out=None):
+    # NumPy's _lerp, whose second step is a ufunc with where= (CuPy's ufuncs take none): the
+    # same subtraction in the result's dtype, then copied in where t >= 0.5
+    xp = _xp()
+    diff_b_a = b - a
+    lerp = xp.add(a, diff_b_a * t, out=out)
+    dt = lerp.dtype
+    upper = xp.subtract(xp.asarray(b).astype(dt, copy=False), xp.asarray(diff_b_a * (1 - t)).astype(dt, copy=False))
+    xp.copyto(lerp, upper, where=xp.asarray(t >= 0.5))
+    return lerp
+
+
+patch_in(_FB._quantile, _FB, [("arr.partition(", "_sorted_in_place(arr, ")],
+         _sorted_in_place=_sorted_in_place, _lerp=_lerp)
 implements("xpshim.quantile", kwargs={"weights", "method"})(_FB.quantile)
 implements("xpshim.percentile", kwargs={"weights", "method"})(_FB.percentile)
 
@@ -159,6 +176,10 @@ _AP = rebind(_arraypad, {"_as_pairs": _as_pairs, "np": on_device(asarray=lambda:
 _AP_pairs = rebind(_arraypad)._as_pairs
 @implements("xpshim.pad", replaces=True)
 def pad(array, pad_width, mode="constant", **kwargs):
+    if not isinstance(pad_width, _xp().ndarray):  # NumPy's checks of the widths' shape come first:
+        widths = numpy.asarray(pad_width)       # their errors are the answer (CuPy's pad takes more)
+        if widths.dtype.kind in "iu":
+            _arraypad._as_pairs(widths, numpy.ndim(array), as_index=True)
     try:
         return _AP.pad(array, pad_width, mode, **kwargs)
     except Exception as numpys:
