@@ -192,3 +192,21 @@ def test_fft_minus_one_in_s_takes_the_whole_axis(gpu, name, s):
     assert got.shape == want.shape, (got.shape, want.shape)
     numpy.testing.assert_allclose(xpshim.asnumpy(got), want, rtol=1e-12, atol=1e-12)
     assert not xpshim.stats()["fallbacks"]
+
+
+NUMBER_FIRST = [("interp", (2.5, [0.0, 1.0, 2.0], [0.0, 10.0, 20.0])), ("interp", (numpy.float32(0.5), [0.0, 1.0], [0.0, 4.0])),
+                ("nanmax", (3.0,)), ("nansum", (2,)), ("nanmean", (True,)), ("nanmedian", (1.5,)), ("nanargmin", (0.0,)),
+                ("nancumsum", (2.0,)), ("nanvar", (numpy.float32(2.0),)), ("median", (4.0,)), ("repeat", (3, 4)),
+                ("around", (2.5,)), ("cumsum", (numpy.int8(3),)), ("cumprod", (2.0,)), ("ptp", (5,))]
+
+
+@pytest.mark.parametrize("name, args", NUMBER_FIRST, ids=[f"{n}-{type(a[0]).__name__}" for n, a in NUMBER_FIRST])
+def test_a_number_as_the_array_argument(gpu, name, args):
+    # NumPy reads a number there as a 0-d array; CuPy's functions take arrays only
+    want = numpy.asarray(getattr(numpy, name)(*args))
+    got = getattr(xpshim, name)(*args)
+    assert xpshim.get_device(got) == "gpu"
+    g = xpshim.asnumpy(got)
+    assert g.dtype == want.dtype and g.shape == want.shape, (g.dtype, want.dtype, g.shape, want.shape)
+    numpy.testing.assert_array_equal(g, want)
+    assert not xpshim.stats()["fallbacks"]

@@ -166,6 +166,10 @@ def gpu_args(args, kwargs, spec):
     array-like parameters copied over (counted)."""
     pos, names, var = spec
     a = list(args)
+    if a and pos and pos[0][0] == 0 and type(a[0]) in _NUMBERS:
+        # a number as the array argument (np.interp(2.5, xp, fp), np.nanmax(3.0)): NumPy reads it
+        # as a 0-d array; CuPy's functions take arrays only there
+        a[0] = _transfer.to_device(a[0], "a number as the array argument")
     seqs = False
     for i, x in enumerate(a):
         t = type(x)
@@ -359,6 +363,7 @@ _HOST_OPERAND = frozenset({numpy.ndarray, int, float, complex, bool})
 _PLAIN_KW = frozenset({int, float, bool, str, type(None)})  # keyword values that hold no array (axis=0)
 # NumPy's scalar types: a ufunc of these (and numbers) is NumPy's, as a loop's np.sqrt(s) is
 _NUMPY_SCALARS = frozenset(numpy.dtype(c).type for c in "?bhilqpBHILQPefdgFDG")
+_NUMBERS = _NUMPY_SCALARS - {numpy.longdouble, numpy.clongdouble} | {int, float, complex, bool}
 
 
 def function(modname, name, npf, cupy_path, creation=False):
