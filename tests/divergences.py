@@ -40,6 +40,12 @@ INPUTS = {
                                             "is no closer where the log cancels: CUDA's hypot rounds otherwise "
                                             "than the host's), and has no complex logical_not loop (TypeError "
                                             "'Wrong type'). Their complex signatures are not generated.",
+    "complex medians near the largest double": "NumPy's nanmedian of a small array (and median of an even "
+                                                "count) adds the two middle values and halves the sum, so a "
+                                                "part above half the largest double overflows, and the complex "
+                                                "halving of an infinite part gives a NaN real part, even for "
+                                                "one middle value (0+9e307j gives nan+infj); the GPU's is the "
+                                                "value. Complex medians are compared on parts below 1e300.",
     "integer fmod beyond 2**53": "CuPy's integer fmod goes through float64, so dividends past 2**53 lose their "
                                  "low bits (fmod(2**53 + 1, 2) is 0). Not generated.",
     "sum of complex to an integer dtype": "NumPy drops the imaginary part (ComplexWarning); CuPy's reduction "

@@ -53,6 +53,13 @@ class _Generator:
         if real is not None and not hasattr(real, name):
             raise AttributeError(f"'cupy.random.{self._cls}' object has no attribute {name!r}")
         f = _func(name, getattr(self._g, name), None, strict=False)
+        g = f
+
+        def f(*a, **k):  # (CuPy's methods make their output with ndarray(size): ints only)
+            for v in (*a, k.get("size")):
+                if type(v) is tuple and any(type(e) is ndarray for e in v):
+                    raise TypeError("'ndarray' object cannot be interpreted as an integer")
+            return g(*a, **k)
         if name == "integers":  # (CuPy's takes Python ints only: int(low), int(high))
             def integers(low, high=None, *a, **k):
                 if numpy.ndim(low) or numpy.ndim(high):
@@ -161,6 +168,8 @@ def _as_cupy_checks(name, args, kwargs):
         raise ValueError(f"'{kwargs['method']}' method is not yet supported. Please use any other method.")
     if name == "histogram" and len(args) > 1 and isinstance(args[1], (str, list, tuple)):
         raise NotImplementedError("only integer and array bins are implemented")  # (CuPy 14's)
+    if name in ("any", "all") and args and not isinstance(args[0], ndarray):
+        raise TypeError(f"'a' must be a cupy.ndarray object, not {type(args[0])}.")
     if name in _FFT_ND and any(type(n) is int and n == -1 for n in (args[1] if len(args) > 1 else kwargs.get("s")) or ()):
         raise ValueError("Invalid number of FFT data points (-1) specified.")  # (CuPy reads -1 as a length)
     if name == "concatenate" and args and any(type(v) is not ndarray for v in args[0]):

@@ -77,6 +77,15 @@ def _run(folder, files, env, keep=None, timeout=None):
     return counts, _failures(xml)
 
 
+def _short(text):
+    """Paths in a message with the folders before the package cut (site-packages, the checkout,
+    Python's own, a temporary folder): the report names no machine's folders."""
+    for pat, to in ((r"(/[\w.+-]+)+/site-packages/", ""), (r"(/[\w.+-]+)+/(?=xpshim/)", ""),
+                    (r"(/[\w.+-]+)*/python3\.\d+/", ""), (r"/tmp/[\w.-]+/", "<tmp>/")):
+        text = re.sub(pat, to, text)
+    return text
+
+
 def _failures(xml):
     """{test id: first lines of its failure} from pytest's JUnit XML."""
     out = {}
@@ -96,7 +105,7 @@ def _failures(xml):
         text = (bad.text or "").splitlines()
         lines = [ln for ln in text if ln.startswith("E ")]
         # the traceback's last places ("file:line: in function"), site-packages paths cut short
-        where = [re.sub(r"^\S*site-packages/", "", ln) for ln in text if re.match(r"^\S+\.py:\d+: ", ln)]
+        where = [_short(ln) for ln in text if re.match(r"^\S+\.py:\d+: ", ln)]
         out[tid] = (msg + "\n" + "\n".join(lines[:12]))[:1500] + "".join(f"\n@ {w[:160]}" for w in where[-4:])
     return out
 
@@ -104,6 +113,7 @@ def _failures(xml):
 def _explained(results):
     """Each failure only under xpshim -> its listed reason, or None."""
     for r in results.values():
+        r["messages"] = {t: _short(m) for t, m in r.get("messages", {}).items()}
         r["reasons"] = {t: explain(t, m) for t, m in r.get("messages", {}).items()}
 
 

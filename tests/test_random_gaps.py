@@ -184,6 +184,16 @@ def test_integers_with_array_bounds_in_range(gpu):
     assert not xpshim.stats()["fallbacks"]
 
 
+def test_shapes_computed_on_the_gpu(gpu):
+    # NumPy's own test of trim_zeros: rng.random(tuple(i_end - i_start)), its entries 0-d arrays
+    g = xpshim.random.default_rng(6)
+    lo = g.integers(0, xpshim.asarray([2, 3]))
+    hi = lo + xpshim.asarray([2, 4])
+    r = g.random(tuple(hi - lo))
+    assert r.shape == (2, 4) and g.standard_normal(size=tuple(hi - lo)).shape == (2, 4)
+    assert not xpshim.stats()["fallbacks"]
+
+
 def test_multivariate_hypergeometric_sums(gpu):
     g = xpshim.random.default_rng(4)
     m = xpshim.asnumpy(g.multivariate_hypergeometric([3, 4, 5], 7, size=500))

@@ -9,6 +9,7 @@ moves to the GPU.
 """
 
 import functools
+import operator
 import inspect
 
 import numpy
@@ -164,9 +165,9 @@ def _arraylike(v):
 def gpu_args(args, kwargs, spec):
     """Arguments in CuPy's terms: GPU arrays unwrapped, host arrays and lists at
     array-like parameters copied over (counted)."""
-    pos, names, var = spec
+    pos, names, var, *numbers_first = spec
     a = list(args)
-    if a and pos and pos[0][0] == 0 and type(a[0]) in _NUMBERS:
+    if numbers_first and numbers_first[0] and a and type(a[0]) in _NUMBERS:
         # a number as the array argument (np.interp(2.5, xp, fp), np.nanmax(3.0)): NumPy reads it
         # as a 0-d array; CuPy's functions take arrays only there
         a[0] = _transfer.to_device(a[0], "a number as the array argument")
@@ -241,7 +242,9 @@ class Route:
 
     def __init__(self, name, npf, cupy_path):
         self.name, self.npf, self.cupy_path = name, npf, cupy_path
-        self.spec = _array_like_params(npf)
+        pos, names, var = _array_like_params(npf)
+        # (a number at position 0 becomes a 0-d array, except where it is read by value)
+        self.spec = (pos, names, var, bool(pos) and pos[0][0] == 0 and name.rsplit(".", 1)[-1] not in _BY_VALUE)
         self.dtype_at = _dtype_position(npf)
         self.edge = _edges.TABLE.get(name)  # NumPy's answer where CuPy's differs on an edge case
         self._cpf = self._xp = self._accepts = None
@@ -363,6 +366,7 @@ _HOST_OPERAND = frozenset({numpy.ndarray, int, float, complex, bool})
 _PLAIN_KW = frozenset({int, float, bool, str, type(None)})  # keyword values that hold no array (axis=0)
 # NumPy's scalar types: a ufunc of these (and numbers) is NumPy's, as a loop's np.sqrt(s) is
 _NUMPY_SCALARS = frozenset(numpy.dtype(c).type for c in "?bhilqpBHILQPefdgFDG")
+_BY_VALUE = frozenset({"min_scalar_type", "can_cast", "result_type", "permutation", "choice"})  # (numbers read by value; an int that is a length)
 _NUMBERS = _NUMPY_SCALARS - {numpy.longdouble, numpy.clongdouble} | {int, float, complex, bool}
 
 
@@ -641,6 +645,15 @@ install_methods()
 
 # ------------------------------------------------------------------ objects
 
+def _sizes(args):
+    """Shapes given as tuples that hold 0-d GPU integers (``rng.random(tuple(hi - lo))``) as
+    Python ints, which NumPy reads through __index__ and CuPy's methods do not."""
+    if not any(type(x) is tuple and any(type(v) is ndarray for v in x) for x in args):
+        return args
+    return tuple(tuple(operator.index(v) if type(v) is ndarray else v for v in x) if type(x) is tuple else x
+                 for x in args)
+
+
 class GpuObject:
     """A CuPy object that is not an array (a random Generator, say), made to hand
     back xpshim arrays. Methods CuPy lacks run on ``host_twin`` (counted, warned)."""
@@ -680,7 +693,8 @@ class GpuObject:
             return wrap(c)
 
         def on_gpu(*args, **kwargs):
-            a, kw = gpu_args(args, kwargs, ((), ARRAY_PARAMS, False))
+            a, kw = gpu_args(_sizes(args), {k: _sizes((v,))[0] for k, v in kwargs.items()} if kwargs else kwargs,
+                             ((), ARRAY_PARAMS, False))
             return wrap(call_gpu(c, a, kw))
         on_gpu.__name__ = name
         return on_gpu

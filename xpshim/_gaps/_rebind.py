@@ -140,6 +140,7 @@ def _sized(npf, cpf):
 
 
 _FIXES = {"argsort": _argsort, "concatenate": _concatenate,
+          **{n: _either for n in ("any", "all")},  # (np.any(None) is False: _quantile asks it of ints)
           **{n: _sized for n in ("zeros", "ones", "empty", "full")},
           "log2": _log_base(1.4426950408889634), "log10": _log_base(0.4342944819032518)}
 
