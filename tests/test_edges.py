@@ -210,3 +210,42 @@ def test_a_number_as_the_array_argument(gpu, name, args):
     assert g.dtype == want.dtype and g.shape == want.shape, (g.dtype, want.dtype, g.shape, want.shape)
     numpy.testing.assert_array_equal(g, want)
     assert not xpshim.stats()["fallbacks"]
+
+
+@pytest.mark.parametrize("name", ["nanvar", "nanstd"])
+@pytest.mark.parametrize("dtype", ["float64", "float32", "complex128"])
+def test_nan_variance_with_a_fractional_ddof(gpu, name, dtype):
+    a = numpy.random.default_rng(4).normal(size=(4, 5)).astype(dtype)
+    a[1, 2] = numpy.nan
+    for kw in ({"ddof": 0.5}, {"ddof": 1.5, "axis": 1}, {"ddof": 2.5, "axis": 0, "keepdims": True}, {"ddof": 4.5, "axis": 0}):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            want = getattr(numpy, name)(a, **kw)
+            got = xpshim.asnumpy(getattr(xpshim, name)(xpshim.asarray(a), **kw))
+        assert got.dtype == want.dtype and got.shape == want.shape, (kw, got.dtype, want.dtype)
+        numpy.testing.assert_allclose(got, want, rtol=1e-5 if dtype == "float32" else 1e-12, equal_nan=True)
+    assert not xpshim.stats()["fallbacks"]
+
+
+@pytest.mark.parametrize("name, q", [("percentile", 7), ("percentile", [10, 60]), ("quantile", 0.3), ("median", None),
+                                     ("nanmedian", None), ("nanpercentile", 40)])
+@pytest.mark.parametrize("axis", [None, 1, (0, 2)])
+def test_keepdims_with_out_returns_out(gpu, name, q, axis):
+    d = numpy.random.default_rng(5).random((3, 5, 7))
+    qa = () if q is None else (q,)
+    want = getattr(numpy, name)(d, *qa, axis=axis, keepdims=True)
+    out = xpshim.empty(want.shape)
+    got = getattr(xpshim, name)(xpshim.asarray(d), *qa, axis=axis, keepdims=True, out=out)
+    assert got is out and got.shape == want.shape
+    numpy.testing.assert_allclose(xpshim.asnumpy(out), want, rtol=1e-12)
+
+
+@pytest.mark.parametrize("bins", ["auto", "fd", "doane", "scott", "stone", "rice", "sturges"])
+def test_histogram_bins_by_rule_of_small_integers(gpu, bins):
+    # NumPy's test of gh-14379: int8 data, whose range overflows int8
+    for dt in (numpy.int8, numpy.uint8, numpy.int16, numpy.int32):
+        a = numpy.array([-2, 0, 127] if dt != numpy.uint8 else [0, 2, 255], dtype=dt)
+        want = numpy.histogram(a, bins=bins)
+        got = xpshim.histogram(xpshim.asarray(a), bins=bins)
+        for g, w in zip(got, want):
+            numpy.testing.assert_array_equal(xpshim.asnumpy(g), w)

@@ -547,6 +547,19 @@ def test_declined_runs_on_host(gpu, label):
     numpy.testing.assert_array_equal(xpshim.asnumpy(got), expected)
 
 
+CASES["xpshim.clip"] = [  # (NumPy's argument handling and NaN propagation; CuPy's kernel keeps x at a NaN bound)
+    case("numbers", lambda D: ((D((3, 4)), -0.5, 0.5), {})),
+    case("nan-min", lambda D: ((D((5,)),), {"min": numpy.nan}), dtypes=FLOAT),
+    case("nan-max", lambda D: ((D((5,)), -1.0, numpy.nan), {}), dtypes=FLOAT),
+    case("keywords", lambda D: ((D((4,)),), {"min": 0, "max": 2})),
+    case("no-bounds", lambda D: ((D((4,)),), {}), layouts=("c",)),
+    case("array-bounds", lambda D: ((D((3, 4)), numpy.zeros(4), numpy.full((3, 1), 0.5)), {}), dtypes=FLOAT),
+    case("missing-max", lambda D: ((D((4,)), 1), {}), layouts=("c",)),
+    case("both-ways", lambda D: ((D((4,)), 1, 2), {"min": 0}), layouts=("c",)),
+    case("int-past-range", lambda D: ((D((4,)), -10**30, 10**30), {}), dtypes=("int8", "int32"), layouts=("c",)),
+    case("dtype-unsafe", lambda D: ((D((4,)), 0, 3), {"dtype": numpy.float32, "casting": "unsafe"}), layouts=("c",)),
+]
+
 CASES["xpshim.pad"] = [  # (NumPy's own pad: its checks, and mode="median", which CuPy's lacks)
     case(mode, lambda D, mode=mode: ((D((3, 4)), ((1, 2), (3, 1))), {"mode": mode}))
     for mode in ("constant", "edge", "linear_ramp", "maximum", "mean", "median", "minimum", "reflect",

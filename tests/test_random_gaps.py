@@ -191,6 +191,8 @@ def test_shapes_computed_on_the_gpu(gpu):
     hi = lo + xpshim.asarray([2, 4])
     r = g.random(tuple(hi - lo))
     assert r.shape == (2, 4) and g.standard_normal(size=tuple(hi - lo)).shape == (2, 4)
+    n = xpshim.asarray([5, 9])[1]  # NumPy's test of the bin rules: RandomState.normal(size=n)
+    assert xpshim.random.RandomState(1).normal(loc=0, scale=2, size=n).shape == (9,) == g.random(size=n).shape
     assert not xpshim.stats()["fallbacks"]
 
 

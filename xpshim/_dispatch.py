@@ -321,13 +321,13 @@ class Route:
             if gap:
                 return self.filled(args, kwargs, f"CuPy's {self.cupy_path} takes no {', '.join(map(repr, gap))} argument")
         a, kw = gpu_args(args, kwargs, self.spec)
+        r = _edges.PASS
         if self.edge is not None:
             r = self.edge(a, kw)
-            if r is not _edges.PASS:
-                return wrap(r)
-        r = call_gpu(cpf, a, kw)
+        if r is _edges.PASS:
+            r = call_gpu(cpf, a, kw)
         out = kwargs.get("out") if kwargs else None
-        if type(out) is ndarray and r is out._a:
+        if type(out) is ndarray and _is_out(r, out._a):
             return out  # as NumPy: the out= array itself comes back
         return wrap(r)
 
@@ -645,6 +645,12 @@ install_methods()
 
 # ------------------------------------------------------------------ objects
 
+def _is_out(r, o):
+    """Whether CuPy's result is the out= array: itself, or a view of all of it (CuPy's
+    percentile with keepdims=True writes into out= and returns it reshaped)."""
+    return r is o or (type(r) is type(o) and r.size == o.size and r.dtype == o.dtype and r.data.ptr == o.data.ptr)
+
+
 def _sizes(args):
     """Shapes given as tuples that hold 0-d GPU integers (``rng.random(tuple(hi - lo))``) as
     Python ints, which NumPy reads through __index__ and CuPy's methods do not."""
@@ -652,6 +658,13 @@ def _sizes(args):
         return args
     return tuple(tuple(operator.index(v) if type(v) is ndarray else v for v in x) if type(x) is tuple else x
                  for x in args)
+
+
+def _size(k, v):
+    """A keyword's value with 0-d GPU integers in a shape as ints (``size=n``, ``size=(n, m)``)."""
+    if k == "size" and type(v) is ndarray and v.ndim == 0:
+        return operator.index(v)
+    return _sizes((v,))[0] if type(v) is tuple else v
 
 
 class GpuObject:
@@ -693,7 +706,7 @@ class GpuObject:
             return wrap(c)
 
         def on_gpu(*args, **kwargs):
-            a, kw = gpu_args(_sizes(args), {k: _sizes((v,))[0] for k, v in kwargs.items()} if kwargs else kwargs,
+            a, kw = gpu_args(_sizes(args), {k: _size(k, v) for k, v in kwargs.items()} if kwargs else kwargs,
                              ((), ARRAY_PARAMS, False))
             return wrap(call_gpu(c, a, kw))
         on_gpu.__name__ = name

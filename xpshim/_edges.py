@@ -24,6 +24,7 @@ where a sync is the price of NumPy's error (``linalg.inv`` on a singular matrix)
   run under ``cupyx.errstate(linalg="raise")``, as NumPy raises ``LinAlgError``;
 * complex ``nansum``, ``nanmean``, ``nanvar``, ``nanstd``, ``nancumsum``, ``nanmedian``: an element
   with one NaN part is dropped whole, as NumPy's isnan says (CuPy drops the NaN part alone);
+* ``nanvar``/``nanstd`` with a ddof that is not an integer (CuPy's kernel truncates it);
 * ``cross`` of 2-element vectors raises NumPy 2's ValueError (CuPy still computes them);
 * ``histogram`` with ``bins`` named by a rule ("auto", "fd", "sturges", ...) or a list: NumPy's
   own edges, then CuPy's counts (CuPy takes a count or an array of edges only);
@@ -146,6 +147,30 @@ def _first(*edges):
     return edge
 
 
+def _fractional_ddof(name, rest):
+    """nanvar/nanstd with a ddof that is not an integer: CuPy's kernel takes an integer (0.5
+    becomes 0). The ddof=0 variance (through ``rest``, the other edges) times n / (n - ddof),
+    NaN where n - ddof <= 0 (as NumPy, which warns there); nanstd its square root."""
+    def edge(args, kwargs):
+        xp = _backend.xp
+        ddof = _arg(args, kwargs, 4, "ddof", 0)
+        a = _arg(args, kwargs, 0, "a")
+        if (type(ddof) is not float and not isinstance(ddof, numpy.floating)) or ddof == int(ddof) or (
+                not isinstance(a, xp.ndarray) or _arg(args, kwargs, 3, "out") is not None):
+            return rest(args, kwargs)
+        axis, keepdims = _arg(args, kwargs, 1, "axis"), _arg(args, kwargs, 5, "keepdims", False)
+        a0, k0 = ((*args[:4], 0, *args[5:]), kwargs) if len(args) > 4 else (args, {**kwargs, "ddof": 0})
+        v0 = rest(a0, k0)
+        if v0 is PASS:
+            v0 = xp.nanvar(*a0, **k0)
+        elif name == "nanstd":
+            v0 = v0 * v0  # (rest answered nanstd: back to the variance)
+        n = xp.sum(~xp.isnan(a), axis=axis, keepdims=keepdims)
+        v = (v0 * (n / xp.where(n - ddof > 0, n - ddof, numpy.nan))).astype(v0.dtype, copy=False)
+        return xp.sqrt(v) if name == "nanstd" else v
+    return edge
+
+
 def _python_bool(name):
     """array_equal, array_equiv, allclose: NumPy answers a Python bool (``res is True`` holds);
     CuPy a 0-d GPU array. The answer is read back (one sync, as ``if np.allclose(...)`` costs)."""
@@ -172,6 +197,8 @@ def _histogram(args, kwargs):
         edges = _H.histogram_bin_edges(a, bins, rng, weights)
     else:
         edges = xp.asarray(bins)
+    if isinstance(a, xp.ndarray) and a.dtype.kind in "iu" and a.dtype.itemsize < 8:
+        a = a.astype(numpy.int64)  # (CuPy's counts of int8 data over float edges lose a value: NumPy's test of gh-14379)
     return xp.histogram(a, edges, density=density, weights=weights)
 
 
@@ -300,7 +327,9 @@ TABLE = {
     **{f"xpshim.{n}": _python_bool(n) for n in ("array_equal", "array_equiv", "allclose")},
     "xpshim.linalg.solve": _linalg_raises("solve"),
     **{f"xpshim.{n}": _first(_empty_reduction(n), _complex_nan(n, complex(numpy.nan, numpy.nan), n))
-       for n in ("nanmean", "nanvar", "nanstd", "nanmedian")},
+       for n in ("nanmean", "nanmedian")},
+    **{f"xpshim.{n}": _fractional_ddof(n, _first(_empty_reduction(n), _complex_nan(n, complex(numpy.nan, numpy.nan), n)))
+       for n in ("nanvar", "nanstd")},
     **{f"xpshim.{n}": _complex_nan(n, complex(numpy.nan, numpy.nan), n) for n in ("nansum", "nancumsum")},
     **{f"xpshim.{n}": _real_only(n) for n in ("percentile", "quantile", "nanpercentile", "nanquantile")},
     "xpshim.lib.stride_tricks.as_strided": _as_strided,

@@ -399,6 +399,12 @@ class ndarray(metaclass=_NdarrayMeta):
     def __deepcopy__(self, memo):
         return wrap(self._a.copy())
 
+    def clip(self, min=None, max=None, out=None, **kwargs):
+        """``numpy.ndarray.clip``: as ``xpshim.clip`` (NumPy's NaN propagation, its handling of
+        a missing bound)."""
+        from . import clip
+        return clip(self, min, max, out=out, **kwargs)
+
     def copy(self, order="C"):
         """A copy on the same device."""
         return wrap(self._a.copy(order))

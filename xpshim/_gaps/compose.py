@@ -618,3 +618,51 @@ def kaiser(M, beta):
     q = (n - alpha) / alpha
     # (NumPy's power(x, 2.0) squares; i0 of the host scalar beta is NumPy's own)
     return xp.i0(beta * xp.sqrt(1 - q * q)) / float(numpy.i0(beta))
+
+
+# clip: NumPy's argument handling (min=/max= keywords, a_min and a_max both optional) and its
+# ufunc's NaN propagation (np.clip(x, nan, 1) is all NaN; CuPy's kernel keeps x), with
+# CuPy's one-kernel clip where the bounds are numbers other than NaN.
+def _nan_number(v):
+    return isinstance(v, (float, complex, numpy.inexact)) and v != v
+
+
+@implements("xpshim.clip", replaces=True)
+def clip(a, a_min=_NoValue, a_max=_NoValue, out=None, *, min=_NoValue, max=_NoValue, **kwargs):
+    """numpy.clip on the GPU: minimum(maximum(a, a_min), a_max), as NumPy's clip ufunc."""
+    if a_min is _NoValue and a_max is _NoValue:
+        a_min = None if min is _NoValue else min
+        a_max = None if max is _NoValue else max
+    elif a_min is _NoValue:
+        raise TypeError("clip() missing 1 required positional argument: 'a_min'")
+    elif a_max is _NoValue:
+        raise TypeError("clip() missing 1 required positional argument: 'a_max'")
+    elif min is not _NoValue or max is not _NoValue:
+        raise ValueError("Passing `min` or `max` keyword argument when `a_min` and `a_max` are provided is forbidden.")
+    return clip_method(a, a_min, a_max, out, **kwargs)
+
+
+def clip_method(a, min=None, max=None, out=None, **kwargs):
+    """ndarray.clip (NumPy's _methods._clip): Python ints past an integer dtype's range drop
+    out; one bound alone is minimum or maximum; no bound is a copy."""
+    xp = _xp()
+    if not isinstance(a, xp.ndarray):
+        a = xp.asarray(a)
+    if kwargs.keys() - {"dtype", "casting"}:
+        raise Decline(f"clip with {', '.join(sorted(kwargs.keys() - {'dtype', 'casting'}))}")
+    if a.dtype.kind in "iu":
+        info = numpy.iinfo(a.dtype)
+        if type(min) is int and min <= info.min:
+            min = None
+        if type(max) is int and max >= info.max:
+            max = None
+    if min is None and max is None:
+        return xp.positive(a, out=out, **kwargs)
+    if min is None:
+        return xp.minimum(a, max, out=out, **kwargs)
+    if max is None:
+        return xp.maximum(a, min, out=out, **kwargs)
+    if (not kwargs and a.dtype.kind != "c" and type(min) in (int, float) and type(max) in (int, float)
+            and not _nan_number(min) and not _nan_number(max)):
+        return xp.clip(a, min, max, out=out)
+    return xp.minimum(xp.maximum(a, min, **kwargs), max, out=out, **kwargs)
