@@ -175,6 +175,13 @@ def _as_cupy_checks(name, args, kwargs):
         raise NotImplementedError("only integer and array bins are implemented")  # (CuPy 14's)
     if name in ("any", "all") and args and not isinstance(args[0], ndarray):
         raise TypeError(f"'a' must be a cupy.ndarray object, not {type(args[0])}.")
+    if name in ("empty_like", "zeros_like", "ones_like", "full_like") and kwargs.get("shape") == ():
+        kwargs["shape"] = None  # (CuPy 14: ``shape if shape else a.shape``)
+    if name in ("eigh", "eigvalsh") and (args[1:2] or [kwargs.get("UPLO", "L")])[0] not in ("L", "U"):
+        raise ValueError("UPLO argument must be 'L' or 'U'")  # (CuPy 14's: upper case only)
+    if name == "require" and any(type(r) is str and r.upper() in ("A", "ALIGNED", "W", "WRITEABLE", "E", "ENSUREARRAY")
+                                 for r in ([(args[2:3] or [kwargs.get("requirements")])[0] or []][0])):
+        raise ValueError("Incorrect flag in requirements")  # (CuPy 14's require: C, F and O only)
     if name in _FFT_ND and any(type(n) is int and n == -1 for n in (args[1] if len(args) > 1 else kwargs.get("s")) or ()):
         raise ValueError("Invalid number of FFT data points (-1) specified.")  # (CuPy reads -1 as a length)
     if name == "concatenate" and args and any(type(v) is not ndarray for v in args[0]):

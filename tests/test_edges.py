@@ -249,3 +249,54 @@ def test_histogram_bins_by_rule_of_small_integers(gpu, bins):
         got = xpshim.histogram(xpshim.asarray(a), bins=bins)
         for g, w in zip(got, want):
             numpy.testing.assert_array_equal(xpshim.asnumpy(g), w)
+
+
+@pytest.mark.parametrize("name, extra", [("empty_like", ()), ("zeros_like", ()), ("ones_like", ()), ("full_like", (7,))])
+def test_like_functions_with_an_empty_shape(gpu, name, extra):
+    d = numpy.arange(6.0).reshape(2, 3)
+    for shape in [(), (5,), (0,), (2, 0, 4)]:
+        want = getattr(numpy, name)(d, *extra, shape=shape)
+        got = getattr(xpshim, name)(xpshim.asarray(d), *extra, shape=shape)
+        assert got.shape == want.shape == shape and got.dtype == want.dtype
+        if name != "empty_like":
+            numpy.testing.assert_array_equal(xpshim.asnumpy(got), want)
+
+
+@pytest.mark.parametrize("name", ["convolve", "correlate"])
+def test_convolve_modes_by_number(gpu, name):
+    d, k = numpy.arange(10.0), numpy.array([1.0, -2.0, 0.5])
+    for mode in (0, 1, 2, numpy.int64(2), "same", -1, 3, None, "f"):
+        try:
+            want = getattr(numpy, name)(d, k, mode=mode)
+        except Exception as e:
+            with pytest.raises(type(e)):
+                getattr(xpshim, name)(xpshim.asarray(d), xpshim.asarray(k), mode=mode)
+            continue
+        got = getattr(xpshim, name)(xpshim.asarray(d), xpshim.asarray(k), mode=mode)
+        numpy.testing.assert_allclose(xpshim.asnumpy(got), want, rtol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["eigh", "eigvalsh"])
+def test_eigh_uplo_in_lower_case(gpu, name):
+    k = numpy.array([[2.0, 0.0], [1.0, 3.0]])
+    for uplo in ("L", "l", "U", "u", "x"):
+        try:
+            want = getattr(numpy.linalg, name)(k, UPLO=uplo)
+        except Exception as e:
+            with pytest.raises(type(e)):
+                getattr(xpshim.linalg, name)(xpshim.asarray(k), UPLO=uplo)
+            continue
+        got = getattr(xpshim.linalg, name)(xpshim.asarray(k), UPLO=uplo)
+        w, g = (want[0], got[0]) if name == "eigh" else (want, got)
+        numpy.testing.assert_allclose(xpshim.asnumpy(g), w, rtol=1e-12)
+
+
+def test_require_flags_every_gpu_array_has(gpu):
+    a = numpy.arange(12.0).reshape(3, 4)[:, ::2]
+    for req in (["C", "A", "O"], ["A", "W"], "E", ["F", "ALIGNED"], ["writeable"]):
+        want = numpy.require(a, "f4", req)
+        got = xpshim.require(xpshim.asarray(a), "f4", req)
+        assert xpshim.get_device(got) == "gpu" and got.dtype == want.dtype
+        numpy.testing.assert_array_equal(xpshim.asnumpy(got), want)
+        for f in ("C_CONTIGUOUS", "F_CONTIGUOUS"):
+            assert got.flags[f] == want.flags[f], (req, f)

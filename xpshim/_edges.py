@@ -25,6 +25,10 @@ where a sync is the price of NumPy's error (``linalg.inv`` on a singular matrix)
 * complex ``nansum``, ``nanmean``, ``nanvar``, ``nanstd``, ``nancumsum``, ``nanmedian``: an element
   with one NaN part is dropped whole, as NumPy's isnan says (CuPy drops the NaN part alone);
 * ``nanvar``/``nanstd`` with a ddof that is not an integer (CuPy's kernel truncates it);
+* ``zeros_like`` and the rest with ``shape=()`` make a 0-d array (CuPy reads () as not given);
+* ``convolve``/``correlate`` with NumPy's integer modes (0, 1, 2);
+* ``linalg.eigh``/``eigvalsh`` with ``UPLO="l"`` or ``"u"`` (NumPy upper-cases it);
+* ``require`` with "A", "W" or "E" (true of every GPU array; CuPy's refuses the flags);
 * ``cross`` of 2-element vectors raises NumPy 2's ValueError (CuPy still computes them);
 * ``histogram`` with ``bins`` named by a rule ("auto", "fd", "sturges", ...) or a list: NumPy's
   own edges, then CuPy's counts (CuPy takes a count or an array of edges only);
@@ -169,6 +173,63 @@ def _fractional_ddof(name, rest):
         v = (v0 * (n / xp.where(n - ddof > 0, n - ddof, numpy.nan))).astype(v0.dtype, copy=False)
         return xp.sqrt(v) if name == "nanstd" else v
     return edge
+
+
+def _like_0d(name, at):
+    """empty_like/zeros_like/ones_like/full_like with ``shape=()``: CuPy reads the empty tuple
+    as "not given" (``shape if shape else a.shape``); NumPy makes a 0-d array."""
+    def edge(args, kwargs):
+        shape = _arg(args, kwargs, at, "shape")
+        if shape is None or numpy.ndim(shape) != 1 or len(shape) != 0:
+            return PASS
+        args, kwargs = ((*args[:at], (1,), *args[at + 1:]), kwargs) if len(args) > at else (args, {**kwargs, "shape": (1,)})
+        return getattr(_backend.xp, name)(*args, **kwargs).reshape(())
+    return edge
+
+
+def _mode_number(name):
+    """convolve/correlate with ``mode`` given as NumPy's integer (0 valid, 1 same, 2 full), or
+    None (NumPy's TypeError): CuPy takes the names only."""
+    def edge(args, kwargs):
+        mode = _arg(args, kwargs, 2, "mode", "")
+        if type(mode) is str:
+            return PASS
+        if mode is None or not isinstance(mode, (int, numpy.integer)) or isinstance(mode, bool):
+            raise TypeError(f"mode must be a string or an integer, not {type(mode).__name__}")
+        if mode not in (0, 1, 2):
+            raise ValueError(f"integer mode {mode} is not one of 0 (valid), 1 (same) or 2 (full)")
+        mode = ("valid", "same", "full")[int(mode)]
+        args, kwargs = ((*args[:2], mode, *args[3:]), kwargs) if len(args) > 2 else (args, {**kwargs, "mode": mode})
+        return getattr(_backend.xp, name)(*args, **kwargs)
+    return edge
+
+
+def _uplo(name):
+    """eigh/eigvalsh with UPLO in lower case: NumPy takes "l" and "u" (it upper-cases them)."""
+    def edge(args, kwargs):
+        uplo = _arg(args, kwargs, 1, "UPLO", "L")
+        if type(uplo) is not str or uplo in ("L", "U") or uplo.upper() not in ("L", "U"):
+            return PASS
+        args, kwargs = ((args[0], uplo.upper(), *args[2:]), kwargs) if len(args) > 1 else (args, {**kwargs, "UPLO": uplo.upper()})
+        return getattr(_backend.xp.linalg, name)(*args, **kwargs)
+    return edge
+
+
+_ALWAYS = {"A", "ALIGNED", "W", "WRITEABLE", "E", "ENSUREARRAY"}  # (every GPU array is these)
+
+
+def _require(args, kwargs):
+    """require with "A" (aligned), "W" (writeable) or "E" (the base class): NumPy takes them,
+    CuPy's refuses them; every GPU array is all three, so they drop out."""
+    req = _arg(args, kwargs, 2, "requirements")
+    if not req:
+        return PASS
+    req = [req] if type(req) is str else list(req)
+    kept = [r for r in req if not (type(r) is str and r.upper() in _ALWAYS)]
+    if len(kept) == len(req):
+        return PASS
+    args, kwargs = ((*args[:2], kept or None, *args[3:]), kwargs) if len(args) > 2 else (args, {**kwargs, "requirements": kept or None})
+    return _backend.xp.require(*args, **kwargs)
 
 
 def _python_bool(name):
@@ -334,6 +395,11 @@ TABLE = {
     **{f"xpshim.{n}": _real_only(n) for n in ("percentile", "quantile", "nanpercentile", "nanquantile")},
     "xpshim.lib.stride_tricks.as_strided": _as_strided,
     "xpshim.shares_memory": _shares_memory,
+    **{f"xpshim.{n}": _like_0d(n, 4) for n in ("empty_like", "zeros_like", "ones_like")},
+    "xpshim.full_like": _like_0d("full_like", 5),
+    **{f"xpshim.{n}": _mode_number(n) for n in ("convolve", "correlate")},
+    "xpshim.require": _require,
+    **{f"xpshim.linalg.{n}": _uplo(n) for n in ("eigh", "eigvalsh")},
     "xpshim.linalg.inv": _linalg_raises("inv"),
     "xpshim.linalg.cholesky": _linalg_raises("cholesky"),
 }

@@ -66,7 +66,7 @@ ARRAY_PARAMS = frozenset({
     "a", "b", "x", "y", "x1", "x2", "v", "m", "A", "arr", "ary", "ar", "ar1", "ar2", "array",
     "condition", "condlist", "indices", "values", "weights", "xp", "fp", "p", "q", "c",
     "choices", "vals", "fill_value", "mask", "element", "test_elements", "bins",
-    "coef", "pvals", "cov", "mean", "where", "a_min", "a_max",
+    "coef", "pvals", "cov", "mean", "where", "a_min", "a_max", "rtol", "atol",
 })
 # Parameters that take a sequence of array-likes: each element is converted.
 SEQUENCE_PARAMS = frozenset({"arrays", "tup", "condlist", "choicelist", "xi", "operands", "args", "arys"})
