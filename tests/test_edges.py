@@ -300,3 +300,15 @@ def test_require_flags_every_gpu_array_has(gpu):
         numpy.testing.assert_array_equal(xpshim.asnumpy(got), want)
         for f in ("C_CONTIGUOUS", "F_CONTIGUOUS"):
             assert got.flags[f] == want.flags[f], (req, f)
+
+
+@pytest.mark.parametrize("name, q", [("percentile", 30), ("percentile", [0, 50, 100]), ("quantile", 0.7)])
+@pytest.mark.parametrize("axis, keepdims", [(None, False), (0, False), (1, True), ((0, 1), False)])
+def test_quantiles_of_slices_with_nan_are_nan(gpu, name, q, axis, keepdims):
+    a = numpy.random.default_rng(8).random((4, 5))
+    a[1, 3] = a[3, 0] = numpy.nan
+    for kw in ({}, {"method": "lower"}):  # (no method=: CuPy's own; a method: NumPy's code on CuPy)
+        want = getattr(numpy, name)(a, q, axis=axis, keepdims=keepdims, **kw)
+        got = xpshim.asnumpy(getattr(xpshim, name)(xpshim.asarray(a), q, axis=axis, keepdims=keepdims, **kw))
+        assert got.shape == want.shape
+        numpy.testing.assert_allclose(got, want, rtol=1e-12)

@@ -29,6 +29,7 @@ where a sync is the price of NumPy's error (``linalg.inv`` on a singular matrix)
 * ``convolve``/``correlate`` with NumPy's integer modes (0, 1, 2);
 * ``linalg.eigh``/``eigvalsh`` with ``UPLO="l"`` or ``"u"`` (NumPy upper-cases it);
 * ``require`` with "A", "W" or "E" (true of every GPU array; CuPy's refuses the flags);
+* ``percentile``/``quantile`` of a slice holding NaN answer NaN (CuPy's interpolate among the rest);
 * ``cross`` of 2-element vectors raises NumPy 2's ValueError (CuPy still computes them);
 * ``histogram`` with ``bins`` named by a rule ("auto", "fd", "sturges", ...) or a list: NumPy's
   own edges, then CuPy's counts (CuPy takes a count or an array of edges only);
@@ -232,6 +233,21 @@ def _require(args, kwargs):
     return _backend.xp.require(*args, **kwargs)
 
 
+def _nan_propagates(name):
+    """percentile/quantile of a float array with NaN: NumPy's answer is NaN for a slice that
+    holds one; CuPy's sorts the NaN last and interpolates among the rest. Its answer, with NaN
+    where the slice has one (one more pass over the data, no sync)."""
+    def edge(args, kwargs):
+        xp = _backend.xp
+        a = _arg(args, kwargs, 0, "a")
+        if not isinstance(a, xp.ndarray) or a.dtype.kind != "f" or _arg(args, kwargs, 3, "out") is not None:
+            return PASS
+        has_nan = xp.isnan(a).any(axis=_arg(args, kwargs, 2, "axis"), keepdims=_arg(args, kwargs, 6, "keepdims", False))
+        r = getattr(xp, name)(*args, **kwargs)  # (may sort ``a`` in place: overwrite_input; NaN counted first)
+        return xp.where(has_nan, xp.asarray(numpy.nan, dtype=r.dtype), r)
+    return edge
+
+
 def _python_bool(name):
     """array_equal, array_equiv, allclose: NumPy answers a Python bool (``res is True`` holds);
     CuPy a 0-d GPU array. The answer is read back (one sync, as ``if np.allclose(...)`` costs)."""
@@ -392,7 +408,8 @@ TABLE = {
     **{f"xpshim.{n}": _fractional_ddof(n, _first(_empty_reduction(n), _complex_nan(n, complex(numpy.nan, numpy.nan), n)))
        for n in ("nanvar", "nanstd")},
     **{f"xpshim.{n}": _complex_nan(n, complex(numpy.nan, numpy.nan), n) for n in ("nansum", "nancumsum")},
-    **{f"xpshim.{n}": _real_only(n) for n in ("percentile", "quantile", "nanpercentile", "nanquantile")},
+    **{f"xpshim.{n}": _first(_real_only(n), _nan_propagates(n)) for n in ("percentile", "quantile")},
+    **{f"xpshim.{n}": _real_only(n) for n in ("nanpercentile", "nanquantile")},
     "xpshim.lib.stride_tricks.as_strided": _as_strided,
     "xpshim.shares_memory": _shares_memory,
     **{f"xpshim.{n}": _like_0d(n, 4) for n in ("empty_like", "zeros_like", "ones_like")},
