@@ -312,3 +312,24 @@ def test_quantiles_of_slices_with_nan_are_nan(gpu, name, q, axis, keepdims):
         got = xpshim.asnumpy(getattr(xpshim, name)(xpshim.asarray(a), q, axis=axis, keepdims=keepdims, **kw))
         assert got.shape == want.shape
         numpy.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+def test_as_strided_check_bounds_against_the_viewed_array(gpu):
+    # NumPy 2.5's check_bounds=: the view's byte bounds within its base array's (NumPy's own
+    # byte_bounds on host views gives the expected answer)
+    from numpy.lib.array_utils import byte_bounds
+
+    a = numpy.arange(1000, dtype=numpy.int64)
+    g = xpshim.asarray(a)
+    for sl, shape, strides in [(slice(0, 2), (2,), (400,)), (slice(5, None), (2,), (8000,)),
+                               (slice(5, None), (3,), (-8,)), (slice(5, None), (3,), (-16,)), (slice(990, None), (2, 5), (8, 8))]:
+        hv = numpy.lib.stride_tricks.as_strided(a[sl], shape, strides)  # (not read unless within bounds)
+        lo, hi = byte_bounds(a)
+        vlo, vhi = byte_bounds(hv)
+        if vlo < lo or vhi > hi:
+            with pytest.raises(ValueError, match="out of bounds"):
+                xpshim.lib.stride_tricks.as_strided(g[sl], shape, strides, check_bounds=True)
+        else:
+            got = xpshim.lib.stride_tricks.as_strided(g[sl], shape, strides, check_bounds=True)
+            numpy.testing.assert_array_equal(xpshim.asnumpy(got), hv)
+    assert not xpshim.stats()["fallbacks"]

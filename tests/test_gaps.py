@@ -8,6 +8,8 @@ value, dtype and shape, or the exception class where NumPy raises.
 
 import warnings
 
+import inspect
+
 import numpy
 import pytest
 
@@ -558,6 +560,12 @@ CASES["xpshim.clip"] = [  # (NumPy's argument handling and NaN propagation; CuPy
     case("both-ways", lambda D: ((D((4,)), 1, 2), {"min": 0}), layouts=("c",)),
     case("int-past-range", lambda D: ((D((4,)), -10**30, 10**30), {}), dtypes=("int8", "int32"), layouts=("c",)),
     case("dtype-unsafe", lambda D: ((D((4,)), 0, 3), {"dtype": numpy.float32, "casting": "unsafe"}), layouts=("c",)),
+]
+
+CASES["xpshim.lib.stride_tricks.as_strided"] = [  # (check_bounds=: NumPy 2.5; its byte bounds: test_edges.py)
+    case("subok", lambda D: ((D((6,)),), {"shape": (2, 3), "subok": True}), layouts=("c",)),
+    *([case("check-bounds", lambda D: ((D((6,)),), {"shape": (2, 3), "check_bounds": True}), layouts=("c",))]
+      if "check_bounds" in inspect.signature(numpy.lib.stride_tricks.as_strided).parameters else []),
 ]
 
 CASES["xpshim.pad"] = [  # (NumPy's own pad: its checks, and mode="median", which CuPy's lacks)

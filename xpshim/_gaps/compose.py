@@ -666,3 +666,40 @@ def clip_method(a, min=None, max=None, out=None, **kwargs):
             and not _nan_number(min) and not _nan_number(max)):
         return xp.clip(a, min, max, out=out)
     return xp.minimum(xp.maximum(a, min, **kwargs), max, out=out, **kwargs)
+
+
+def _byte_bounds(a):
+    """NumPy's byte_bounds of a GPU array: its lowest and one past its highest byte address."""
+    low = high = a.data.ptr
+    for n, s in zip(a.shape, a.strides):
+        if s < 0:
+            low += (n - 1) * s
+        else:
+            high += (n - 1) * s
+    return low, high + a.itemsize
+
+
+@implements("xpshim.lib.stride_tricks.as_strided", kwargs={"check_bounds", "subok", "writeable", "shape", "strides"})
+def as_strided(x, shape=None, strides=None, subok=False, writeable=True, *, check_bounds=None):
+    """numpy.lib.stride_tricks.as_strided with check_bounds= (NumPy 2.5): the view's byte bounds
+    against those of the array it views (its base), on the GPU; subok has nothing to keep there."""
+    from .._edges import PASS, _as_strided
+
+    if not writeable:
+        raise Decline("writeable=False (GPU arrays are always writeable)")
+    xp = _xp()
+    view = _as_strided((x, shape, strides), {})
+    if view is PASS:
+        view = xp.lib.stride_tricks.as_strided(x, shape, strides)
+    if check_bounds:
+        base = x
+        while isinstance(base.base, xp.ndarray):
+            base = base.base
+        (low, high), (vlow, vhigh) = _byte_bounds(base), _byte_bounds(view)
+        if vlow < low:
+            raise ValueError(f"Given shape and strides would access memory out of bounds. "
+                             f"View starts {low - vlow} bytes before lowest address")
+        if vhigh > high:
+            raise ValueError(f"Given shape and strides would access memory out of bounds. "
+                             f"View ends {vhigh - high} bytes after highest address")
+    return view
