@@ -317,6 +317,8 @@ class ndarray:
     def __setitem__(self, k, v):
         if type(v) is numpy.ndarray:
             raise TypeError("Unsupported type <class 'numpy.ndarray'>")
+        if isinstance(v, (float, complex, numpy.inexact)) and v == 0:
+            v = type(v)(0)  # (CuPy writes a number by fill(): a zero, -0.0 too, by memset)
         self._h[_unwrap_index(k)] = _unwrap(v, False)
 
     def __len__(self):

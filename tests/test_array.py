@@ -429,3 +429,21 @@ def test_flags_are_numpys_flags_object(gpu):
     with pytest.raises(ValueError):
         d.flags.writeable = False  # GPU memory cannot be made read-only
     assert "C_CONTIGUOUS : True" in repr(d.flags)
+
+
+def test_negative_zero_written_into_a_gpu_array_keeps_its_sign(gpu):
+    # NumPy's TestBoolCmp: sign[4::6][mask] = -0.; CuPy writes a zero by memset
+    for dt in (numpy.float64, numpy.float32, numpy.complex128):
+        a = np.ones(8, dtype=dt)
+        a[numpy.arange(8) % 2 == 0] = -0.0
+        a[1:3] = -0.0
+        a[5] = dt(-0.0)
+        h = np.asnumpy(a)
+        want = numpy.ones(8, dtype=dt)
+        want[numpy.arange(8) % 2 == 0] = -0.0
+        want[1:3] = -0.0
+        want[5] = dt(-0.0)
+        assert (numpy.signbit(h.real) == numpy.signbit(want.real)).all(), (dt, h)
+        b = np.ones(3, dtype=dt)
+        b.fill(-0.0)
+        assert numpy.signbit(np.asnumpy(b).real).all(), dt

@@ -206,7 +206,14 @@ def _value(v):
         return v._a
     if t is numpy.ndarray or t is list or t is tuple:
         return _transfer.to_device(v, "assigned value")
+    if (t is float or t is complex or isinstance(v, numpy.inexact)) and v == 0 and _negative_zero(v):
+        # CuPy writes a number by fill(), and a zero (-0.0 too) by memset: -0.0 goes over as data
+        return _transfer.to_device(v, "assigned -0.0")
     return v
+
+
+def _negative_zero(v):
+    return bool(numpy.signbit(numpy.real(v)) or numpy.signbit(numpy.imag(v)))
 
 
 # ---------------------------------------------------------------- the class
@@ -398,6 +405,17 @@ class ndarray(metaclass=_NdarrayMeta):
 
     def __deepcopy__(self, memo):
         return wrap(self._a.copy())
+
+    def fill(self, value):
+        """``numpy.ndarray.fill``, -0.0 kept (CuPy's fill writes any zero by memset)."""
+        if self._h is not None:
+            self._h.fill(value)
+            return
+        v = _value(value)
+        if type(v) is type(self._a):
+            self._a[...] = v
+        else:
+            self._a.fill(v)
 
     def clip(self, min=None, max=None, out=None, **kwargs):
         """``numpy.ndarray.clip``: as ``xpshim.clip`` (NumPy's NaN propagation, its handling of
