@@ -30,6 +30,9 @@ where a sync is the price of NumPy's error (``linalg.inv`` on a singular matrix)
 * ``linalg.eigh``/``eigvalsh`` with ``UPLO="l"`` or ``"u"`` (NumPy upper-cases it);
 * ``require`` with "A", "W" or "E" (true of every GPU array; CuPy's refuses the flags);
 * ``percentile``/``quantile`` of a slice holding NaN answer NaN (CuPy's interpolate among the rest);
+* ``median``/``percentile``/``quantile`` (and the nan versions) with a GPU ``out=``: computed apart
+  and copied in (CuPy's squeezes out= for keepdims, and its median writes out= before its NaN step);
+* ``histogram`` of integers narrower than int64 counts them as int64 (CuPy's overflows int8 ranges);
 * ``cross`` of 2-element vectors raises NumPy 2's ValueError (CuPy still computes them);
 * ``histogram`` with ``bins`` named by a rule ("auto", "fd", "sturges", ...) or a list: NumPy's
   own edges, then CuPy's counts (CuPy takes a count or an array of edges only);
@@ -248,6 +251,29 @@ def _nan_propagates(name):
     return edge
 
 
+def _into_out(name, at, rest):
+    """median/percentile/quantile (and the nan versions) with a GPU out=: CuPy's squeezes out=
+    for keepdims=True (an error), and its median writes out= before its NaN step, so the answer
+    is computed apart (through ``rest``, the other edges) and copied into out=, which is returned."""
+    def edge(args, kwargs):
+        xp = _backend.xp
+        out = _arg(args, kwargs, at, "out")
+        if not isinstance(out, xp.ndarray):
+            return rest(args, kwargs)
+        if len(args) > at:
+            args = (*args[:at], None, *args[at + 1:])
+        else:
+            kwargs = {k: v for k, v in kwargs.items() if k != "out"}
+        r = rest(args, kwargs)
+        if r is PASS:
+            r = getattr(xp, name)(*args, **kwargs)
+        if r.shape != out.shape:
+            raise ValueError(f"{name}: out= has shape {out.shape}, the result has shape {r.shape}")
+        out[...] = r
+        return out
+    return edge
+
+
 def _python_bool(name):
     """array_equal, array_equiv, allclose: NumPy answers a Python bool (``res is True`` holds);
     CuPy a 0-d GPU array. The answer is read back (one sync, as ``if np.allclose(...)`` costs)."""
@@ -274,9 +300,24 @@ def _histogram(args, kwargs):
         edges = _H.histogram_bin_edges(a, bins, rng, weights)
     else:
         edges = xp.asarray(bins)
-    if isinstance(a, xp.ndarray) and a.dtype.kind in "iu" and a.dtype.itemsize < 8:
-        a = a.astype(numpy.int64)  # (CuPy's counts of int8 data over float edges lose a value: NumPy's test of gh-14379)
-    return xp.histogram(a, edges, density=density, weights=weights)
+    return xp.histogram(_wide(a), edges, density=density, weights=weights)
+
+
+def _wide(a):
+    """Integers narrower than int64 as int64: CuPy's histogram works in the data's dtype, where
+    the range of int8 data overflows (NumPy's test of gh-14379 loses a count)."""
+    if isinstance(a, _backend.xp.ndarray) and a.dtype.kind in "iu" and a.dtype.itemsize < 8:
+        return a.astype(numpy.int64)
+    return a
+
+
+def _histogram_int(args, kwargs):
+    a = _arg(args, kwargs, 0, "a")
+    if _wide(a) is a:
+        return _histogram(args, kwargs)
+    args, kwargs = ((_wide(a), *args[1:]), kwargs) if args else (args, {**kwargs, "a": _wide(a)})
+    r = _histogram(args, kwargs)
+    return _backend.xp.histogram(*args, **kwargs) if r is PASS else r
 
 
 def _cross(args, kwargs):
@@ -400,7 +441,7 @@ TABLE = {
     "xpshim.interp": _interp,
     "xpshim.extract": _extract,
     "xpshim.cross": _cross,
-    "xpshim.histogram": _histogram,
+    "xpshim.histogram": _histogram_int,
     **{f"xpshim.{n}": _python_bool(n) for n in ("array_equal", "array_equiv", "allclose")},
     "xpshim.linalg.solve": _linalg_raises("solve"),
     **{f"xpshim.{n}": _first(_empty_reduction(n), _complex_nan(n, complex(numpy.nan, numpy.nan), n))
@@ -420,3 +461,6 @@ TABLE = {
     "xpshim.linalg.inv": _linalg_raises("inv"),
     "xpshim.linalg.cholesky": _linalg_raises("cholesky"),
 }
+for _n, _at in (("median", 2), ("nanmedian", 2), ("percentile", 3), ("quantile", 3), ("nanpercentile", 3),
+                ("nanquantile", 3)):
+    TABLE[f"xpshim.{_n}"] = _into_out(_n, _at, TABLE.get(f"xpshim.{_n}", lambda args, kwargs: PASS))

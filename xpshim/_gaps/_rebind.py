@@ -139,7 +139,15 @@ def _sized(npf, cpf):
     return f
 
 
-_FIXES = {"argsort": _argsort, "concatenate": _concatenate,
+def _histogram(npf, cpf):
+    """histogram inside NumPy's code (the bin rules' estimators): narrow integers as int64."""
+    def f(a, *args, **kwargs):
+        from .._edges import _wide
+        return _either(npf, cpf)(_wide(a), *args, **kwargs)
+    return f
+
+
+_FIXES = {"argsort": _argsort, "concatenate": _concatenate, "histogram": _histogram,
           **{n: _either for n in ("any", "all")},  # (np.any(None) is False: _quantile asks it of ints)
           **{n: _sized for n in ("zeros", "ones", "empty", "full")},
           "log2": _log_base(1.4426950408889634), "log10": _log_base(0.4342944819032518)}

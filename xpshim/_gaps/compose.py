@@ -657,6 +657,8 @@ def clip_method(a, min=None, max=None, out=None, **kwargs):
         if type(max) is int and max >= info.max:
             max = None
     if min is None and max is None:
+        if a.dtype.kind == "b":
+            numpy.positive(numpy.zeros(1, bool))  # (NumPy's own error: positive has no bool loop)
         return xp.positive(a, out=out, **kwargs)
     if min is None:
         return xp.minimum(a, max, out=out, **kwargs)
