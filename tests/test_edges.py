@@ -213,7 +213,7 @@ def test_a_number_as_the_array_argument(gpu, name, args):
 
 
 @pytest.mark.parametrize("name", ["nanvar", "nanstd"])
-@pytest.mark.parametrize("dtype", ["float64", "float32", "complex128"])
+@pytest.mark.parametrize("dtype", ["float64", "float32", "float16", "complex128"])
 def test_nan_variance_with_a_fractional_ddof(gpu, name, dtype):
     a = numpy.random.default_rng(4).normal(size=(4, 5)).astype(dtype)
     a[1, 2] = numpy.nan
@@ -223,7 +223,7 @@ def test_nan_variance_with_a_fractional_ddof(gpu, name, dtype):
             want = getattr(numpy, name)(a, **kw)
             got = xpshim.asnumpy(getattr(xpshim, name)(xpshim.asarray(a), **kw))
         assert got.dtype == want.dtype and got.shape == want.shape, (kw, got.dtype, want.dtype)
-        numpy.testing.assert_allclose(got, want, rtol=1e-5 if dtype == "float32" else 1e-12, equal_nan=True)
+        numpy.testing.assert_allclose(got, want, rtol={"float32": 1e-5, "float16": 5e-3}.get(dtype, 1e-12), equal_nan=True)
     assert not xpshim.stats()["fallbacks"]
 
 
@@ -350,3 +350,29 @@ def test_out_holds_the_answer_with_nan(gpu, name):
     numpy.testing.assert_array_equal(xpshim.asnumpy(out), want)
     with pytest.raises(ValueError):
         getattr(xpshim, name)(xpshim.asarray(d), *qa, axis=0, out=xpshim.zeros(3))
+
+
+@pytest.mark.parametrize("name, top", [("percentile", 100), ("quantile", 1), ("nanpercentile", 100), ("nanquantile", 1)])
+def test_every_q_is_checked(gpu, name, top):
+    a = numpy.arange(8.0)
+    q = numpy.linspace(0, top, 5)
+    for bad in (numpy.nan, [top / 2, numpy.nan], [top / 2, top * 1.01], -0.1):
+        with pytest.raises(ValueError):
+            getattr(numpy, name)(a, bad)
+        with pytest.raises(ValueError):
+            getattr(xpshim, name)(xpshim.asarray(a), bad)
+    bad = q.copy()
+    bad[0] = numpy.nan
+    with pytest.raises(ValueError):
+        getattr(xpshim, name)(xpshim.asarray(a), xpshim.asarray(bad))
+    numpy.testing.assert_allclose(xpshim.asnumpy(getattr(xpshim, name)(xpshim.asarray(a), q)), getattr(numpy, name)(a, q))
+
+
+def test_clip_reached_as_numpys_ufunc_with_a_host_out(gpu):
+    # NumPy's TestClip: a NumPy array's clip method with GPU bounds calls the clip ufunc, out=(a,)
+    a = numpy.random.default_rng(9).normal(size=(3, 5))
+    want = numpy.clip(a, numpy.zeros((3, 5)), 1.0)
+    m = xpshim.zeros((3, 5))
+    r = a.clip(m, 1.0, out=a)
+    assert r is a
+    numpy.testing.assert_array_equal(a, want)

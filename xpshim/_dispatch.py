@@ -283,6 +283,8 @@ class Route:
         return _fallback.run(self.name, self.npf, args, kwargs, why)
 
     def gpu(self, args, kwargs):
+        if kwargs and type(kwargs.get("out")) is tuple and len(kwargs["out"]) == 1:
+            kwargs = {**kwargs, "out": kwargs["out"][0]}  # (a ufunc's out=(a,): np.clip reached as a ufunc)
         for x in (*args, *kwargs.values()) if kwargs else args:  # a NumPy array of object, strings, ...
             if (type(x) is numpy.ndarray or isinstance(x, numpy.generic)) and host_only_dtype(x.dtype):
                 a, kw = to_host_args(args, kwargs, f"{self.name} of a {x.dtype} array (no GPU form)")
@@ -467,8 +469,8 @@ class ufunc:
                 a, kw = to_host_args(args, kwargs, f"{r.name} of a {x.dtype} operand (no GPU form)")
                 return self._np(*a, **kw)
         cpf = r.cpf
-        if cpf is None:
-            return r.filled(args, kwargs, f"CuPy has no ufunc {self.__name__}")
+        if cpf is None:  # (the gap table's version, or the host: through the function route, which
+            return r.gpu(args, kwargs)  # also takes a host out= and a ufunc's out=(a,))
         if not kwargs:
             return wrap(call_gpu(cpf, [x._a if type(x) is ndarray else _arraylike(x) for x in args], kwargs))
         out = kwargs.get("out")

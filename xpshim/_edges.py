@@ -33,6 +33,7 @@ where a sync is the price of NumPy's error (``linalg.inv`` on a singular matrix)
 * ``median``/``percentile``/``quantile`` (and the nan versions) with a GPU ``out=``: computed apart
   and copied in (CuPy's squeezes out= for keepdims, and its median writes out= before its NaN step);
 * ``histogram`` of integers narrower than int64 counts them as int64 (CuPy's overflows int8 ranges);
+* ``percentile``/``quantile`` check that every q is in range (CuPy's passes when any one is);
 * ``cross`` of 2-element vectors raises NumPy 2's ValueError (CuPy still computes them);
 * ``histogram`` with ``bins`` named by a rule ("auto", "fd", "sturges", ...) or a list: NumPy's
   own edges, then CuPy's counts (CuPy takes a count or an array of edges only);
@@ -168,6 +169,9 @@ def _fractional_ddof(name, rest):
             return rest(args, kwargs)
         axis, keepdims = _arg(args, kwargs, 1, "axis"), _arg(args, kwargs, 5, "keepdims", False)
         a0, k0 = ((*args[:4], 0, *args[5:]), kwargs) if len(args) > 4 else (args, {**kwargs, "ddof": 0})
+        half = a.dtype == numpy.float16 and _arg(args, kwargs, 2, "dtype") is None
+        if half:  # (in float32 and rounded once at the end, as NumPy's float16 variance)
+            a0, k0 = ((a.astype(numpy.float32), *a0[1:]), k0) if a0 else (a0, {**k0, "a": a.astype(numpy.float32)})
         v0 = rest(a0, k0)
         if v0 is PASS:
             v0 = xp.nanvar(*a0, **k0)
@@ -175,7 +179,8 @@ def _fractional_ddof(name, rest):
             v0 = v0 * v0  # (rest answered nanstd: back to the variance)
         n = xp.sum(~xp.isnan(a), axis=axis, keepdims=keepdims)
         v = (v0 * (n / xp.where(n - ddof > 0, n - ddof, numpy.nan))).astype(v0.dtype, copy=False)
-        return xp.sqrt(v) if name == "nanstd" else v
+        v = xp.sqrt(v) if name == "nanstd" else v
+        return v.astype(numpy.float16) if half else v
     return edge
 
 
@@ -271,6 +276,26 @@ def _into_out(name, at, rest):
             raise ValueError(f"{name}: out= has shape {out.shape}, the result has shape {r.shape}")
         out[...] = r
         return out
+    return edge
+
+
+def _q_in_range(name):
+    """percentile/quantile (and the nan versions): every q in range, as NumPy checks (CuPy's
+    check passes when any one is, so NaN or 101 among others went through)."""
+    top = 100 if "percentile" in name else 1
+
+    def edge(args, kwargs):
+        xp = _backend.xp
+        q = _arg(args, kwargs, 1, "q")
+        with numpy.errstate(invalid="ignore"):
+            if isinstance(q, xp.ndarray):
+                ok = bool(xp.all((q >= 0) & (q <= top)))  # (one sync, as NumPy's check)
+            else:
+                qh = numpy.asarray(q)
+                ok = qh.dtype.kind not in "fiub" or bool(numpy.all((qh >= 0) & (qh <= top)))
+        if not ok:
+            raise ValueError(f"{'Percentiles' if top == 100 else 'Quantiles'} must be in the range [0, {top}]")
+        return PASS
     return edge
 
 
@@ -449,8 +474,8 @@ TABLE = {
     **{f"xpshim.{n}": _fractional_ddof(n, _first(_empty_reduction(n), _complex_nan(n, complex(numpy.nan, numpy.nan), n)))
        for n in ("nanvar", "nanstd")},
     **{f"xpshim.{n}": _complex_nan(n, complex(numpy.nan, numpy.nan), n) for n in ("nansum", "nancumsum")},
-    **{f"xpshim.{n}": _first(_real_only(n), _nan_propagates(n)) for n in ("percentile", "quantile")},
-    **{f"xpshim.{n}": _real_only(n) for n in ("nanpercentile", "nanquantile")},
+    **{f"xpshim.{n}": _first(_real_only(n), _q_in_range(n), _nan_propagates(n)) for n in ("percentile", "quantile")},
+    **{f"xpshim.{n}": _first(_real_only(n), _q_in_range(n)) for n in ("nanpercentile", "nanquantile")},
     "xpshim.lib.stride_tricks.as_strided": _as_strided,
     "xpshim.shares_memory": _shares_memory,
     **{f"xpshim.{n}": _like_0d(n, 4) for n in ("empty_like", "zeros_like", "ones_like")},
