@@ -376,3 +376,13 @@ def test_clip_reached_as_numpys_ufunc_with_a_host_out(gpu):
     r = a.clip(m, 1.0, out=a)
     assert r is a
     numpy.testing.assert_array_equal(a, want)
+
+
+@pytest.mark.parametrize("name, q", [("median", ()), ("nanmedian", ()), ("percentile", (30,)), ("nanquantile", (0.3,))])
+def test_invalid_axes_raise_numpys_errors(gpu, name, q):
+    d = numpy.ones((3, 5, 7))
+    for axis in (-4, (0, -4), 3, (0, 3), (1, 1)):
+        with pytest.raises(Exception) as want:
+            getattr(numpy, name)(d, *q, axis=axis)
+        with pytest.raises(want.type):
+            getattr(xpshim, name)(xpshim.asarray(d), *q, axis=axis)

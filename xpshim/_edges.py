@@ -44,6 +44,7 @@ where a sync is the price of NumPy's error (``linalg.inv`` on a singular matrix)
 """
 
 import numpy
+from numpy.lib.array_utils import normalize_axis_tuple
 
 from . import _backend, _transfer
 from ._placement import _arg  # (args[i], else the keyword, else a default)
@@ -257,11 +258,15 @@ def _nan_propagates(name):
 
 
 def _into_out(name, at, rest):
-    """median/percentile/quantile (and the nan versions) with a GPU out=: CuPy's squeezes out=
-    for keepdims=True (an error), and its median writes out= before its NaN step, so the answer
-    is computed apart (through ``rest``, the other edges) and copied into out=, which is returned."""
+    """median/percentile/quantile (and the nan versions): axes checked as NumPy checks them. With
+    a GPU out=: CuPy's squeezes out= for keepdims=True (an error), and its median writes out=
+    before its NaN step, so the answer is computed apart (through ``rest``, the other edges) and
+    copied into out=, which is returned."""
     def edge(args, kwargs):
         xp = _backend.xp
+        a, axis = _arg(args, kwargs, 0, "a"), _arg(args, kwargs, at - 1, "axis")
+        if axis is not None and isinstance(a, xp.ndarray):  # NumPy's AxisError, and ValueError for a repeat
+            normalize_axis_tuple(axis, a.ndim)
         out = _arg(args, kwargs, at, "out")
         if not isinstance(out, xp.ndarray):
             return rest(args, kwargs)
