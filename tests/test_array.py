@@ -447,3 +447,10 @@ def test_negative_zero_written_into_a_gpu_array_keeps_its_sign(gpu):
         b = np.ones(3, dtype=dt)
         b.fill(-0.0)
         assert numpy.signbit(np.asnumpy(b).real).all(), dt
+
+
+def test_comparison_with_none_is_elementwise(gpu):
+    a = np.ones(3)
+    assert np.asnumpy(a == None).tolist() == [False] * 3  # noqa: E711
+    assert np.asnumpy(a != None).tolist() == [True] * 3  # noqa: E711
+    assert np.get_device(a == None) == "gpu"  # noqa: E711

@@ -386,3 +386,22 @@ def test_invalid_axes_raise_numpys_errors(gpu, name, q):
             getattr(numpy, name)(d, *q, axis=axis)
         with pytest.raises(want.type):
             getattr(xpshim, name)(xpshim.asarray(d), *q, axis=axis)
+
+
+@pytest.mark.parametrize("name", ["nanargmin", "nanargmax"])
+def test_nanarg_writes_out(gpu, name):
+    # NumPy's TestNanFunctions_ArgminArgmax::test_out
+    d = numpy.array([[3.0, numpy.nan, 1.0, 7.0], [0.5, 2.0, numpy.nan, -1.0]])
+    for axis, shape in ((None, ()), (1, (2,))):
+        out = xpshim.zeros(shape, dtype=numpy.intp)
+        got = getattr(xpshim, name)(xpshim.asarray(d), axis=axis, out=out)
+        assert got is out
+        numpy.testing.assert_array_equal(xpshim.asnumpy(out), getattr(numpy, name)(d, axis=axis))
+
+
+def test_poly_of_lists(gpu):
+    for f, args in ((xpshim.poly, ([1.0, 2.0, 3.0],)), (xpshim.polydiv, ([1.0, 2.0, 3.0], [1.0, 1.0]))):
+        want = getattr(numpy, f.__name__)(*args)
+        got = f(*args)
+        for g, w in zip(got if isinstance(want, tuple) else [got], want if isinstance(want, tuple) else [want]):
+            numpy.testing.assert_allclose(xpshim.asnumpy(g), w, rtol=1e-12)

@@ -492,5 +492,5 @@ TABLE = {
     "xpshim.linalg.cholesky": _linalg_raises("cholesky"),
 }
 for _n, _at in (("median", 2), ("nanmedian", 2), ("percentile", 3), ("quantile", 3), ("nanpercentile", 3),
-                ("nanquantile", 3)):
+                ("nanquantile", 3), ("nanargmin", 2), ("nanargmax", 2)):  # (CuPy's nanargmin leaves out= unwritten)
     TABLE[f"xpshim.{_n}"] = _into_out(_n, _at, TABLE.get(f"xpshim.{_n}", lambda args, kwargs: PASS))

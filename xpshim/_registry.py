@@ -67,6 +67,7 @@ ARRAY_PARAMS = frozenset({
     "condition", "condlist", "indices", "values", "weights", "xp", "fp", "p", "q", "c",
     "choices", "vals", "fill_value", "mask", "element", "test_elements", "bins",
     "coef", "pvals", "cov", "mean", "where", "a_min", "a_max", "rtol", "atol",
+    "seq_of_zeros", "u",
 })
 # Parameters that take a sequence of array-likes: each element is converted.
 SEQUENCE_PARAMS = frozenset({"arrays", "tup", "condlist", "choicelist", "xi", "operands", "args", "arys"})
