@@ -15,26 +15,19 @@ _ANY = r""
 _FIXED = "fixed after the H200 run (stand-in only so far): "
 
 RULES = [
-    (r"TestMedian::test_(out_nan|keepdims_out)", _ANY,
-     _FIXED + "median with a GPU out= is computed apart and copied in (CuPy's squeezes out= for keepdims "
-              "and writes median's out= before its NaN step)"),
-    (r"TestHistogramOptimBinNums::test_signed_integer_data", r"^AssertionError",
-     _FIXED + "histograms of narrow integers count them as int64, also inside NumPy's bin-rule code (the "
-              "stone rule's 100 histograms of int8 data overflowed)"),
+    (r"TestNanFunctions_ArgminArgmax::test_out\[[gG]\]", r"^assert array",
+     _FIXED + "a longdouble array (NumPy's call on the host) with a GPU out= gets its answer copied into out="),
+    (r"TestClip::(test_clip_inplace_array|test_simple_inplace_01)", r"^AssertionError",
+     _FIXED + "an ndarray method with a NumPy out= (the test's reference, choose(..., out=ac)) writes into it"),
+    (r"TestPercentile::test_api", r"out= has shape", _FIXED + "a 0-d answer broadcasts into out= of shape (1,)"),
+    (r"TestPolynomial::test_poly$", r"Only complex Hermitian and real symmetric",
+     _FIXED + "poly of a matrix runs NumPy's (a visible fallback: CuPy has no eigenvalue solver for general matrices)"),
     (r"TestNanFunctions_NumberTypes::test_nanfunc_(ddof|correction)\[nan(var|std)-1d-e\]", r"Arrays are not almost equal",
-     _FIXED + "float16 nanvar/nanstd with a fractional ddof in float32, rounded once"),
-    (r"TestClip::(test_clip_inplace_array|test_simple_inplace_01)", r"Unsupported type <class 'numpy\.ndarray'>",
-     _FIXED + "NumPy's clip method on a NumPy array with GPU bounds (the clip ufunc, out=(a,)) writes into the "
-              "NumPy array"),
-    (r"TestPercentile::(test_exception|test_nan_q)", r"ValueError not raised|DID NOT RAISE ValueError",
-     _FIXED + "every q is checked (CuPy's check passed when any one was in range)"),
-    (r"TestArrayComparisons::test_none_compares_elementwise", _ANY,
-     _FIXED + "a GPU array == None compares element by element (all False)"),
-    (r"TestNanFunctions_ArgminArgmax::test_out", r"^assert array", _FIXED + "nanargmin/nanargmax write out="),
-    (r"TestPolynomial::test_(poly|objects)$", r"'list' object has no attribute 'ndim'",
-     _FIXED + "poly/polydiv of Python lists (their parameters seq_of_zeros and u take array-likes)"),
-    (r"TestNanFunctions_Median::test_extended_axis_invalid|TestPercentile::test_extended_axis_invalid",
-     r"AxisError not raised", _FIXED + "axes are checked as NumPy checks them"),
+     "float16 variance with a fractional ddof: xpshim's nanvar works in float32 and rounds once, as NumPy's var "
+     "does; the test's reference is xpshim's var, which is CuPy's and rounds otherwise (1 ulp)"),
+    (r"TestPolynomial::test_objects", r"'list' object has no attribute 'ndim'",
+     "not yet covered: a list of Python objects (Decimal coefficients) at an array parameter reaches CuPy, "
+     "where NumPy's call on the host would take it"),
     # what the GPU or CUDA cannot do
     (_ANY, r"cudaErrorInitializationError|CUDA_ERROR_NOT_INITIALIZED",
      "the test forks a child process after CUDA started in the parent; CUDA cannot run in a forked child"),

@@ -405,3 +405,29 @@ def test_poly_of_lists(gpu):
         got = f(*args)
         for g, w in zip(got if isinstance(want, tuple) else [got], want if isinstance(want, tuple) else [want]):
             numpy.testing.assert_allclose(xpshim.asnumpy(g), w, rtol=1e-12)
+
+
+def test_host_only_dtype_with_a_gpu_out(gpu):
+    # NumPy's TestNanFunctions_ArgminArgmax::test_out with longdouble: NumPy's call on the host,
+    # its answer written into the GPU out=
+    mat = numpy.eye(3).astype(numpy.longdouble)
+    mat[1, 1] = numpy.nan
+    out = xpshim.zeros((), dtype=numpy.intp)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", xpshim.FallbackWarning)
+        r = xpshim.nanargmax(mat, out=out)
+    assert r is out and int(out) == int(numpy.nanargmax(mat))
+
+
+def test_method_with_a_host_out(gpu):
+    sel = xpshim.asarray(numpy.array([0, 1, 2, 0]))
+    ac = numpy.zeros(4)
+    r = sel.choose((xpshim.asarray(numpy.arange(4.0)), xpshim.zeros(4), xpshim.full(4, 9.0)), out=ac)
+    assert r is ac and ac.tolist() == [0.0, 0.0, 9.0, 3.0]
+
+
+def test_poly_of_a_matrix_runs_numpys(gpu):
+    m = numpy.array([[1.0, 2.0], [3.0, 4.0]])
+    with pytest.warns(xpshim.FallbackWarning):
+        got = xpshim.poly(xpshim.asarray(m))
+    numpy.testing.assert_allclose(xpshim.asnumpy(got), numpy.poly(m), rtol=1e-12)

@@ -568,6 +568,10 @@ CASES["xpshim.lib.stride_tricks.as_strided"] = [  # (check_bounds=: NumPy 2.5; i
       if "check_bounds" in inspect.signature(numpy.lib.stride_tricks.as_strided).parameters else []),
 ]
 
+CASES["xpshim.poly"] = [  # (a matrix: NumPy's on the host, test_edges.py)
+    case("roots", lambda D: ((D((4,)),), {}), dtypes=("float64", "complex128", "int64")),
+]
+
 CASES["xpshim.pad"] = [  # (NumPy's own pad: its checks, and mode="median", which CuPy's lacks)
     case(mode, lambda D, mode=mode: ((D((3, 4)), ((1, 2), (3, 1))), {"mode": mode}))
     for mode in ("constant", "edge", "linear_ramp", "maximum", "mean", "median", "minimum", "reflect",

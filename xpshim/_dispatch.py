@@ -287,8 +287,7 @@ class Route:
             kwargs = {**kwargs, "out": kwargs["out"][0]}  # (a ufunc's out=(a,): np.clip reached as a ufunc)
         for x in (*args, *kwargs.values()) if kwargs else args:  # a NumPy array of object, strings, ...
             if (type(x) is numpy.ndarray or isinstance(x, numpy.generic)) and host_only_dtype(x.dtype):
-                a, kw = to_host_args(args, kwargs, f"{self.name} of a {x.dtype} array (no GPU form)")
-                return self.npf(*a, **kw)
+                return self._on_host(args, kwargs, f"{self.name} of a {x.dtype} array (no GPU form)")
             if isinstance(x, numpy.ndarray) and type(x) is not numpy.ndarray:
                 # np.matrix, a masked array, a user's subclass: NumPy's call keeps its class
                 a, kw = to_host_args(args, kwargs, f"{self.name} of a {type(x).__name__} (no GPU form)")
@@ -303,8 +302,7 @@ class Route:
             if dt is not None and host_only_dtype(dt):
                 # object, string, datetime, structured: no GPU form; NumPy makes it on the host
                 # (GPU arguments copied there, counted), as np.array(..., dtype=object) does
-                a, kw = to_host_args(args, kwargs, f"{self.name} with dtype {numpy.dtype(dt)} (no GPU form)")
-                return self.npf(*a, **kw)
+                return self._on_host(args, kwargs, f"{self.name} with dtype {numpy.dtype(dt)} (no GPU form)")
         out = kwargs.get("out") if kwargs else None
         if type(out) is numpy.ndarray:  # a NumPy out= with GPU inputs: the result is copied into it
             _into_host((out,), self.gpu(args, {k: v for k, v in kwargs.items() if k != "out"}), self.name)
@@ -332,6 +330,16 @@ class Route:
         if type(out) is ndarray and _is_out(r, out._a):
             return out  # as NumPy: the out= array itself comes back
         return wrap(r)
+
+    def _on_host(self, args, kwargs, reason):
+        """NumPy's function on host copies (counted); a GPU out= gets the answer copied in."""
+        out = kwargs.get("out") if kwargs else None
+        if type(out) is ndarray:
+            r = self._on_host(args, {k: v for k, v in kwargs.items() if k != "out"}, reason)
+            out._a[...] = _transfer.to_device(r, f"out= of {self.name}")
+            return out
+        a, kw = to_host_args(args, kwargs, reason)
+        return self.npf(*a, **kw)
 
     def cpu(self, args, kwargs):
         if _backend.live and locate(args, kwargs) == "gpu":
@@ -603,6 +611,9 @@ def method(name):
             return _fallback.run_method(self, name, args, kwargs,
                                         f"cupy.ndarray.{name}() takes no {', '.join(map(repr, gap))} argument")
         out = kwargs.get("out")
+        if type(out) is numpy.ndarray:  # a host out= (NumPy's test of clip: choose(..., out=ac)): copied in
+            _into_host((out,), m(self, *args, **{k: v for k, v in kwargs.items() if k != "out"}), f"ndarray.{name}")
+            return out
         if arrays:
             at = {i: converter(k) for k, i in arrays.items()}
             args = [at[i](x) if i in at else dev(x) for i, x in enumerate(args)]

@@ -705,3 +705,13 @@ def as_strided(x, shape=None, strides=None, subok=False, writeable=True, *, chec
             raise ValueError(f"Given shape and strides would access memory out of bounds. "
                              f"View ends {vhigh - high} bytes after highest address")
     return view
+
+
+@implements("xpshim.poly", replaces=True)
+def poly(seq_of_zeros):
+    """numpy.poly: CuPy's for roots; a matrix's characteristic polynomial needs the eigenvalues of
+    a general matrix, which CuPy has no solver for (its eigvalsh takes symmetric ones only)."""
+    xp = _xp()
+    if getattr(seq_of_zeros, "ndim", 1) == 2:
+        raise Decline("poly of a matrix (CuPy has no eigenvalue solver for general matrices)")
+    return xp.poly(seq_of_zeros)
