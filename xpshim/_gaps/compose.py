@@ -709,9 +709,9 @@ def as_strided(x, shape=None, strides=None, subok=False, writeable=True, *, chec
 
 @implements("xpshim.poly", replaces=True)
 def poly(seq_of_zeros):
-    """numpy.poly: CuPy's for roots; a matrix's characteristic polynomial needs the eigenvalues of
-    a general matrix, which CuPy has no solver for (its eigvalsh takes symmetric ones only)."""
-    xp = _xp()
-    if getattr(seq_of_zeros, "ndim", 1) == 2:
-        raise Decline("poly of a matrix (CuPy has no eigenvalue solver for general matrices)")
-    return xp.poly(seq_of_zeros)
+    """numpy.poly runs NumPy's on the host (a visible fallback, a few numbers copied): CuPy's
+    multiplies the factors by FFT, which loses the coefficients of many roots (20 integer roots
+    give a leading coefficient of -468 for 1), keeps the product of conjugate roots complex and
+    spreads a NaN root to every coefficient; a matrix's characteristic polynomial needs the
+    eigenvalues of a general matrix, which CuPy has no solver for."""
+    raise Decline("CuPy's poly multiplies by FFT (inexact for many roots) and has no general eigensolver")
