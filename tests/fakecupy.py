@@ -145,6 +145,8 @@ def _func(name, f, real=None, strict=True):
         out = kwargs.get("out")
         if type(out) is ndarray and r is out._h:
             return out  # CuPy returns the out= array itself
+        if args and type(args[0]) is ndarray and r is args[0]._h:
+            return args[0]  # (and its input, where it answers with it: nan_to_num(x, copy=False))
         return _wrap(r)
     g.__name__ = name
     if real is not None:

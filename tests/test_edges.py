@@ -439,3 +439,29 @@ def test_poly_runs_numpys(gpu):
         want = numpy.poly(roots)
         assert xpshim.asnumpy(got).dtype == want.dtype
         numpy.testing.assert_allclose(xpshim.asnumpy(got), want, rtol=1e-12)
+
+
+def test_weighted_quantile_of_a_scalar_q_is_0d(gpu):
+    # NumPy's TestQuantile weights tests: NumPy's code asks empty_like(arr, shape=()), which
+    # CuPy reads as "not given"
+    y, w = numpy.array([3.0, 1.0, 2.0, 5.0]), numpy.array([1.0, 2.0, 3.0, 1.0])
+    for q in (0, 0.4, 1, [0.2, 0.9]):
+        want = numpy.quantile(y, q, weights=w, method="inverted_cdf")
+        got = xpshim.quantile(xpshim.asarray(y), q, weights=xpshim.asarray(w), method="inverted_cdf")
+        assert got.shape == numpy.shape(want)
+        numpy.testing.assert_array_equal(xpshim.asnumpy(got), want)
+
+
+def test_small_numpy_agreements(gpu):
+    a = xpshim.asarray(numpy.arange(3))
+    assert a[[]].shape == (0,) and a[[]].dtype == numpy.arange(3)[[]].dtype  # (no indices)
+    g = xpshim.gradient(xpshim.asarray(numpy.array([[1.0, 2.0], [2.0, 4.0]])))
+    assert type(g) is tuple and len(g) == 2
+    (e,) = xpshim.ix_(xpshim.asarray(numpy.array([], dtype=numpy.float32)))
+    assert e.dtype == numpy.float32
+    v = xpshim.asarray(numpy.array([-numpy.inf, numpy.nan, 1.0]))
+    assert xpshim.nan_to_num(v, copy=False) is v and numpy.isfinite(xpshim.asnumpy(v)).all()
+    b = xpshim.zeros(3)
+    b[...] = memoryview(numpy.arange(3.0))
+    b[:2] = numpy.ma.masked_array([5.0, 6.0])
+    assert xpshim.asnumpy(b).tolist() == [5.0, 6.0, 2.0]

@@ -279,7 +279,9 @@ class Route:
                 why = f"{why}, and xpshim's GPU version does not cover this case ({e})"
             else:
                 out = kwargs.get("out")
-                return out if type(out) is ndarray and r is out._a else wrap(r)
+                if type(out) is ndarray and r is out._a:
+                    return out
+                return args[0] if args and type(args[0]) is ndarray and r is args[0]._a else wrap(r)
         return _fallback.run(self.name, self.npf, args, kwargs, why)
 
     def gpu(self, args, kwargs):
@@ -329,6 +331,8 @@ class Route:
         out = kwargs.get("out") if kwargs else None
         if type(out) is ndarray and _is_out(r, out._a):
             return out  # as NumPy: the out= array itself comes back
+        if args and type(args[0]) is ndarray and r is args[0]._a:
+            return args[0]  # (the input itself, changed in place or unchanged: nan_to_num(x, copy=False))
         return wrap(r)
 
     def _on_host(self, args, kwargs, reason):
@@ -547,7 +551,9 @@ class ufunc:
                 why = f"{why}, and xpshim's GPU version does not cover this case ({e})"
             else:
                 out = kwargs.get("out")
-                return out if type(out) is ndarray and r is out._a else wrap(r)
+                if type(out) is ndarray and r is out._a:
+                    return out
+                return args[0] if args and type(args[0]) is ndarray and r is args[0]._a else wrap(r)
         return _fallback.run(name, npm, args, kwargs, why, writeback_first=(method == "at"))
 
     def reduce(self, *args, **kwargs):

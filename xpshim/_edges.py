@@ -34,6 +34,7 @@ where a sync is the price of NumPy's error (``linalg.inv`` on a singular matrix)
   and copied in (CuPy's squeezes out= for keepdims, and its median writes out= before its NaN step);
 * ``histogram`` of integers narrower than int64 counts them as int64 (CuPy's overflows int8 ranges);
 * ``percentile``/``quantile`` check that every q is in range (CuPy's passes when any one is);
+* ``gradient`` answers a tuple (CuPy's a list); ``ix_`` of an empty array keeps its dtype;
 * ``cross`` of 2-element vectors raises NumPy 2's ValueError (CuPy still computes them);
 * ``histogram`` with ``bins`` named by a rule ("auto", "fd", "sturges", ...) or a list: NumPy's
   own edges, then CuPy's counts (CuPy takes a count or an array of edges only);
@@ -302,6 +303,21 @@ def _q_in_range(name):
     return edge
 
 
+def _gradient(args, kwargs):
+    """gradient of several axes: NumPy answers a tuple, CuPy a list."""
+    r = _backend.xp.gradient(*args, **kwargs)
+    return tuple(r) if type(r) is list else r
+
+
+def _ix(*args):
+    """ix_ of an empty array keeps its dtype (NumPy makes only empty lists intp; CuPy any empty input)."""
+    xp = _backend.xp
+    if not any(isinstance(a, xp.ndarray) and a.size == 0 and a.dtype != numpy.intp for a in args):
+        return PASS
+    r = xp.ix_(*args)
+    return tuple(v.astype(a.dtype) if isinstance(a, xp.ndarray) and a.size == 0 else v for v, a in zip(r, args))
+
+
 def _python_bool(name):
     """array_equal, array_equiv, allclose: NumPy answers a Python bool (``res is True`` holds);
     CuPy a 0-d GPU array. The answer is read back (one sync, as ``if np.allclose(...)`` costs)."""
@@ -485,6 +501,8 @@ TABLE = {
     "xpshim.full_like": _like_0d("full_like", 5),
     **{f"xpshim.{n}": _mode_number(n) for n in ("convolve", "correlate")},
     "xpshim.require": _require,
+    "xpshim.gradient": _gradient,
+    "xpshim.ix_": lambda args, kwargs: _ix(*args) if not kwargs else PASS,
     **{f"xpshim.linalg.{n}": _uplo(n) for n in ("eigh", "eigvalsh")},
     "xpshim.linalg.inv": _linalg_raises("inv"),
     "xpshim.linalg.cholesky": _linalg_raises("cholesky"),

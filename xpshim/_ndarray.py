@@ -161,7 +161,7 @@ def _index(self, key):
             out.append(k)
             continue
         if t is list or t is numpy.ndarray:
-            k = numpy.asarray(k)
+            k = numpy.asarray(k) if t is not list or k else numpy.empty(0, numpy.intp)  # (a[[]]: no indices)
             if k.dtype.kind in "iu" and axis < len(shape) and k.size:
                 n = shape[axis]
                 lo, hi = int(k.min()), int(k.max())
@@ -206,6 +206,8 @@ def _value(v):
         return v._a
     if t is numpy.ndarray or t is list or t is tuple:
         return _transfer.to_device(v, "assigned value")
+    if isinstance(v, (numpy.ndarray, memoryview)):  # a NumPy subclass, a buffer: their data
+        return _transfer.to_device(numpy.asarray(v), "assigned value")
     if (t is float or t is complex or isinstance(v, numpy.inexact)) and v == 0 and _negative_zero(v):
         # CuPy writes a number by fill(), and a zero (-0.0 too) by memset: -0.0 goes over as data
         return _transfer.to_device(v, "assigned -0.0")

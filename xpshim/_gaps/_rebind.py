@@ -147,7 +147,18 @@ def _histogram(npf, cpf):
     return f
 
 
+def _like(npf, cpf):
+    """empty_like and the rest with shape=() inside NumPy's code (its weighted quantile makes a
+    0-d result so): CuPy reads () as "not given"; a one-element array reshaped to 0-d."""
+    def f(a, *args, **kwargs):
+        if kwargs.get("shape", None) == () and isinstance(a, _backend_xp().ndarray):
+            return cpf(a, *args, **{**kwargs, "shape": (1,)}).reshape(())
+        return _either(npf, cpf)(a, *args, **kwargs)
+    return f
+
+
 _FIXES = {"argsort": _argsort, "concatenate": _concatenate, "histogram": _histogram,
+          **{n: _like for n in ("empty_like", "zeros_like", "ones_like", "full_like")},
           **{n: _either for n in ("any", "all")},  # (np.any(None) is False: _quantile asks it of ints)
           **{n: _sized for n in ("zeros", "ones", "empty", "full")},
           "log2": _log_base(1.4426950408889634), "log10": _log_base(0.4342944819032518)}
