@@ -9,8 +9,8 @@ moves to the GPU.
 """
 
 import functools
-import operator
 import inspect
+import operator
 
 import numpy
 
@@ -278,10 +278,7 @@ class Route:
             except _gaps.Decline as e:
                 why = f"{why}, and xpshim's GPU version does not cover this case ({e})"
             else:
-                out = kwargs.get("out")
-                if type(out) is ndarray and r is out._a:
-                    return out
-                return args[0] if args and type(args[0]) is ndarray and r is args[0]._a else wrap(r)
+                return _result(r, args, kwargs)
         return _fallback.run(self.name, self.npf, args, kwargs, why)
 
     def gpu(self, args, kwargs):
@@ -328,12 +325,7 @@ class Route:
             r = self.edge(a, kw)
         if r is _edges.PASS:
             r = call_gpu(cpf, a, kw)
-        out = kwargs.get("out") if kwargs else None
-        if type(out) is ndarray and _is_out(r, out._a):
-            return out  # as NumPy: the out= array itself comes back
-        if args and type(args[0]) is ndarray and r is args[0]._a:
-            return args[0]  # (the input itself, changed in place or unchanged: nan_to_num(x, copy=False))
-        return wrap(r)
+        return _result(r, args, kwargs)
 
     def _on_host(self, args, kwargs, reason):
         """NumPy's function on host copies (counted); a GPU out= gets the answer copied in."""
@@ -380,7 +372,8 @@ _HOST_OPERAND = frozenset({numpy.ndarray, int, float, complex, bool})
 _PLAIN_KW = frozenset({int, float, bool, str, type(None)})  # keyword values that hold no array (axis=0)
 # NumPy's scalar types: a ufunc of these (and numbers) is NumPy's, as a loop's np.sqrt(s) is
 _NUMPY_SCALARS = frozenset(numpy.dtype(c).type for c in "?bhilqpBHILQPefdgFDG")
-_BY_VALUE = frozenset({"min_scalar_type", "can_cast", "result_type", "permutation", "choice"})  # (numbers read by value; an int that is a length)
+# Functions whose number at position 0 stays a number: read by value, or an int that is a length
+_BY_VALUE = frozenset({"min_scalar_type", "can_cast", "result_type", "permutation", "choice"})
 _NUMBERS = _NUMPY_SCALARS - {numpy.longdouble, numpy.clongdouble} | {int, float, complex, bool}
 
 
@@ -550,10 +543,7 @@ class ufunc:
             except _gaps.Decline as e:
                 why = f"{why}, and xpshim's GPU version does not cover this case ({e})"
             else:
-                out = kwargs.get("out")
-                if type(out) is ndarray and r is out._a:
-                    return out
-                return args[0] if args and type(args[0]) is ndarray and r is args[0]._a else wrap(r)
+                return _result(r, args, kwargs)
         return _fallback.run(name, npm, args, kwargs, why, writeback_first=(method == "at"))
 
     def reduce(self, *args, **kwargs):
@@ -663,6 +653,17 @@ install_methods()
 
 
 # ------------------------------------------------------------------ objects
+
+def _result(r, args, kwargs):
+    """CuPy's result as NumPy gives it: the out= array itself, or the input itself where the
+    function answered with it (nan_to_num(x, copy=False)), else a new xpshim array."""
+    out = kwargs.get("out") if kwargs else None
+    if type(out) is ndarray and _is_out(r, out._a):
+        return out
+    if args and type(args[0]) is ndarray and r is args[0]._a:
+        return args[0]
+    return wrap(r)
+
 
 def _is_out(r, o):
     """Whether CuPy's result is the out= array: itself, or a view of all of it (CuPy's

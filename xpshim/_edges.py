@@ -52,6 +52,13 @@ from ._placement import _arg  # (args[i], else the keyword, else a default)
 
 PASS = object()
 
+
+def _with(args, kwargs, i, name, value):
+    """The call's arguments with parameter ``name`` (position ``i``) set to ``value``."""
+    if len(args) > i:
+        return (*args[:i], value, *args[i + 1:]), kwargs
+    return args, {**kwargs, name: value}
+
 _EMPTY_REDUCTIONS = ("amax", "amin", "max", "min", "ptp", "argmax", "argmin", "nanmax", "nanmin",
                      "nanargmax", "nanargmin", "nanmean", "nanstd", "nanvar", "median", "nanmedian")
 
@@ -170,10 +177,10 @@ def _fractional_ddof(name, rest):
                 not isinstance(a, xp.ndarray) or _arg(args, kwargs, 3, "out") is not None):
             return rest(args, kwargs)
         axis, keepdims = _arg(args, kwargs, 1, "axis"), _arg(args, kwargs, 5, "keepdims", False)
-        a0, k0 = ((*args[:4], 0, *args[5:]), kwargs) if len(args) > 4 else (args, {**kwargs, "ddof": 0})
+        a0, k0 = _with(args, kwargs, 4, "ddof", 0)
         half = a.dtype == numpy.float16 and _arg(args, kwargs, 2, "dtype") is None
         if half:  # (in float32 and rounded once at the end, as NumPy's float16 variance)
-            a0, k0 = ((a.astype(numpy.float32), *a0[1:]), k0) if a0 else (a0, {**k0, "a": a.astype(numpy.float32)})
+            a0, k0 = _with(a0, k0, 0, "a", a.astype(numpy.float32))
         v0 = rest(a0, k0)
         if v0 is PASS:
             v0 = xp.nanvar(*a0, **k0)
@@ -193,7 +200,7 @@ def _like_0d(name, at):
         shape = _arg(args, kwargs, at, "shape")
         if shape is None or numpy.ndim(shape) != 1 or len(shape) != 0:
             return PASS
-        args, kwargs = ((*args[:at], (1,), *args[at + 1:]), kwargs) if len(args) > at else (args, {**kwargs, "shape": (1,)})
+        args, kwargs = _with(args, kwargs, at, "shape", (1,))
         return getattr(_backend.xp, name)(*args, **kwargs).reshape(())
     return edge
 
@@ -210,7 +217,7 @@ def _mode_number(name):
         if mode not in (0, 1, 2):
             raise ValueError(f"integer mode {mode} is not one of 0 (valid), 1 (same) or 2 (full)")
         mode = ("valid", "same", "full")[int(mode)]
-        args, kwargs = ((*args[:2], mode, *args[3:]), kwargs) if len(args) > 2 else (args, {**kwargs, "mode": mode})
+        args, kwargs = _with(args, kwargs, 2, "mode", mode)
         return getattr(_backend.xp, name)(*args, **kwargs)
     return edge
 
@@ -221,7 +228,7 @@ def _uplo(name):
         uplo = _arg(args, kwargs, 1, "UPLO", "L")
         if type(uplo) is not str or uplo in ("L", "U") or uplo.upper() not in ("L", "U"):
             return PASS
-        args, kwargs = ((args[0], uplo.upper(), *args[2:]), kwargs) if len(args) > 1 else (args, {**kwargs, "UPLO": uplo.upper()})
+        args, kwargs = _with(args, kwargs, 1, "UPLO", uplo.upper())
         return getattr(_backend.xp.linalg, name)(*args, **kwargs)
     return edge
 
@@ -239,7 +246,7 @@ def _require(args, kwargs):
     kept = [r for r in req if not (type(r) is str and r.upper() in _ALWAYS)]
     if len(kept) == len(req):
         return PASS
-    args, kwargs = ((*args[:2], kept or None, *args[3:]), kwargs) if len(args) > 2 else (args, {**kwargs, "requirements": kept or None})
+    args, kwargs = _with(args, kwargs, 2, "requirements", kept or None)
     return _backend.xp.require(*args, **kwargs)
 
 
@@ -359,7 +366,7 @@ def _histogram_int(args, kwargs):
     a = _arg(args, kwargs, 0, "a")
     if _wide(a) is a:
         return _histogram(args, kwargs)
-    args, kwargs = ((_wide(a), *args[1:]), kwargs) if args else (args, {**kwargs, "a": _wide(a)})
+    args, kwargs = _with(args, kwargs, 0, "a", _wide(a))
     r = _histogram(args, kwargs)
     return _backend.xp.histogram(*args, **kwargs) if r is PASS else r
 
@@ -469,7 +476,7 @@ def _fft_whole_axis(name):
         if len(axes) != len(s) or not isinstance(a, _backend.xp.ndarray):
             return PASS
         s = [a.shape[ax] if n == -1 else n for n, ax in zip(s, axes)]
-        args, kwargs = ((args[0], s, *args[2:]), kwargs) if len(args) > 1 else (args, {**kwargs, "s": s})
+        args, kwargs = _with(args, kwargs, 1, "s", s)
         return getattr(_backend.xp.fft, name)(*args, **kwargs)
     return edge
 

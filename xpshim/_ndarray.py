@@ -721,6 +721,19 @@ def _binary(op):
     return f
 
 
+def _compare(name, op):
+    # a == None compares element by element, as NumPy's (all False; != all True)
+    plain = _binary(op)
+    if name not in ("eq", "ne"):
+        return plain
+
+    def f(self, other):
+        if other is None:
+            return wrap(_backend.xp.full(self._a.shape, name == "ne", dtype=numpy.bool_))
+        return plain(self, other)
+    return f
+
+
 def _reflected(op):
     # op(scalar, cupy_array) lands in CuPy's reflected operator, which keeps
     # NEP 50's weak-scalar rules.
@@ -757,19 +770,6 @@ for _n, _op in _BINARY.items():
     setattr(ndarray, f"__r{_n}__", _reflected(_op))
 for _n, _op in _INPLACE.items():
     setattr(ndarray, f"__i{_n}__", _inplace(_op))
-def _compare(name, op):
-    # a == None compares element by element, as NumPy's (all False; != all True)
-    plain = _binary(op)
-    if name not in ("eq", "ne"):
-        return plain
-
-    def f(self, other):
-        if other is None:
-            return wrap(_backend.xp.full(self._a.shape, name == "ne", dtype=numpy.bool_))
-        return plain(self, other)
-    return f
-
-
 for _n, _op in _COMPARE.items():
     setattr(ndarray, f"__{_n}__", _compare(_n, _op))
 for _n, _op in _UNARY.items():

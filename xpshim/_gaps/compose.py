@@ -647,7 +647,8 @@ def clip_method(a, min=None, max=None, out=None, **kwargs):
     out; one bound alone is minimum or maximum; no bound is a copy."""
     xp = _xp()
     if not isinstance(a, xp.ndarray):
-        a = xp.asarray(a)
+        from .. import _transfer
+        a = _transfer.to_device(a, "clip's array")
     if kwargs.keys() - {"dtype", "casting"}:
         raise Decline(f"clip with {', '.join(sorted(kwargs.keys() - {'dtype', 'casting'}))}")
     if a.dtype.kind in "iu":
