@@ -507,6 +507,10 @@ class ndarray(metaclass=_NdarrayMeta):
         h = self._h
         if h is not None:  # data moved to the host by a loop of element or small-slice accesses
             t = type(key)
+            if t is tuple and len(key) == 2:  # (a[i, j], a[i, :j]: the loop's common case, checked inline)
+                t0, t1 = type(key[0]), type(key[1])
+                if (t0 is int or t0 is slice) and (t1 is int or t1 is slice):
+                    return h[key]
             if t is int or t is slice or (t is tuple and _basic(key)):
                 return h[key]
             hk = _placement.host_key(key)
@@ -537,8 +541,8 @@ class ndarray(metaclass=_NdarrayMeta):
         h = self._h
         if h is not None:
             t = type(key)
-            if (t is int or t is slice or (t is tuple and _basic(key))) and (
-                    type(value) in _HOST_VALUES or isinstance(value, numpy.generic)):
+            if (type(value) in _HOST_VALUES or isinstance(value, numpy.generic)) and (
+                    t is int or t is slice or (t is tuple and _basic(key))):
                 h[key] = value  # (the loop's common case, at NumPy's speed)
                 return
             hk = _placement.host_key(key)
