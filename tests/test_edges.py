@@ -465,3 +465,41 @@ def test_small_numpy_agreements(gpu):
     b[...] = memoryview(numpy.arange(3.0))
     b[:2] = numpy.ma.masked_array([5.0, 6.0])
     assert xpshim.asnumpy(b).tolist() == [5.0, 6.0, 2.0]
+
+
+def _same_or_same_error(f_np, f_xp):
+    try:
+        want = f_np()
+    except Exception as e:
+        with pytest.raises(type(e)):
+            f_xp()
+        return
+    got = f_xp()
+    numpy.testing.assert_array_equal(xpshim.asnumpy(got), want)
+    assert numpy.shape(want) == got.shape
+
+
+@pytest.mark.parametrize("axis, start", [(-5, 0), (0, -5), (4, 0), (0, 5), (1, 3), (-1, 0), (3, 4)])
+def test_rollaxis_checks_as_numpy(gpu, axis, start):
+    a = numpy.arange(24).reshape(1, 2, 3, 4)
+    _same_or_same_error(lambda: numpy.rollaxis(a, axis, start), lambda: xpshim.rollaxis(xpshim.asarray(a), axis, start))
+
+
+def test_more_numpy_edges(gpu):
+    z = numpy.array(3.0)
+    v = numpy.arange(4.0)
+    for a, b, axes in ((z, z, ([], [])), (z, v, 0), (v, z, 0), (v, v, 0)):
+        _same_or_same_error(lambda: numpy.tensordot(a, b, axes), lambda: xpshim.tensordot(xpshim.asarray(a), xpshim.asarray(b), axes))
+    x = numpy.arange(1, 100)
+    _same_or_same_error(lambda: numpy.concatenate(x, None), lambda: xpshim.concatenate(xpshim.asarray(x), None))
+    _same_or_same_error(lambda: numpy.concatenate([z, z], axis=None), lambda: xpshim.concatenate([xpshim.asarray(z)] * 2, axis=None))
+    bits = numpy.array([[3, 250]], dtype=numpy.uint8)
+    for order in ("little", "big", 10, "r"):
+        _same_or_same_error(lambda: numpy.unpackbits(bits, axis=1, bitorder=order),
+                            lambda: xpshim.unpackbits(xpshim.asarray(bits), axis=1, bitorder=order))
+    _same_or_same_error(lambda: numpy.histogram(numpy.linspace(0, 1, 10), bins=numpy.array([[0, 0.5], [0.6, 1.0]])),
+                        lambda: xpshim.histogram(xpshim.asarray(numpy.linspace(0, 1, 10)), bins=numpy.array([[0, 0.5], [0.6, 1.0]])))
+    arr = numpy.arange(30).reshape(6, 5)
+    for sl in (-2, (2, -1), 0):
+        _same_or_same_error(lambda: numpy.pad(arr, 2, mode="mean", stat_length=sl),
+                            lambda: xpshim.pad(xpshim.asarray(arr), 2, mode="mean", stat_length=sl))

@@ -35,6 +35,9 @@ where a sync is the price of NumPy's error (``linalg.inv`` on a singular matrix)
 * ``histogram`` of integers narrower than int64 counts them as int64 (CuPy's overflows int8 ranges);
 * ``percentile``/``quantile`` check that every q is in range (CuPy's passes when any one is);
 * ``gradient`` answers a tuple (CuPy's a list); ``ix_`` of an empty array keeps its dtype;
+* ``rollaxis`` raises NumPy's AxisError; ``tensordot`` contracting no axes of a 0-d input is the
+  outer product; ``concatenate(..., axis=None)`` of 0-d arrays flattens them; ``packbits``'s
+  ``bitorder`` is read by its first letter, as NumPy's;
 * ``cross`` of 2-element vectors raises NumPy 2's ValueError (CuPy still computes them);
 * ``histogram`` with ``bins`` named by a rule ("auto", "fd", "sturges", ...) or a list: NumPy's
   own edges, then CuPy's counts (CuPy takes a count or an array of edges only);
@@ -45,7 +48,7 @@ where a sync is the price of NumPy's error (``linalg.inv`` on a singular matrix)
 """
 
 import numpy
-from numpy.lib.array_utils import normalize_axis_tuple
+from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 from . import _backend, _transfer
 from ._placement import _arg  # (args[i], else the keyword, else a default)
@@ -325,6 +328,57 @@ def _ix(*args):
     return tuple(v.astype(a.dtype) if isinstance(a, xp.ndarray) and a.size == 0 else v for v, a in zip(r, args))
 
 
+def _rollaxis(args, kwargs):
+    """rollaxis: NumPy's AxisError for an axis or start out of range (CuPy's ValueError)."""
+    a = _arg(args, kwargs, 0, "a")
+    n = getattr(a, "ndim", None)
+    if n is None:
+        return PASS
+    normalize_axis_index(_arg(args, kwargs, 1, "axis"), n)
+    start = _arg(args, kwargs, 2, "start", 0)
+    if not -n <= start <= n:
+        raise numpy.exceptions.AxisError(f"'start' arg requires {-n} <= start < {n + 1}", None)
+    return PASS
+
+
+def _tensordot(args, kwargs):
+    """tensordot contracting no axes (axes=0 or ([], [])) with a 0-d input: the outer product, as
+    NumPy's (CuPy refuses a 0-d input there)."""
+    xp = _backend.xp
+    a, b, axes = _arg(args, kwargs, 0, "a"), _arg(args, kwargs, 1, "b"), _arg(args, kwargs, 2, "axes", 2)
+    none = axes == 0 if isinstance(axes, int) else (
+        isinstance(axes, (list, tuple)) and len(axes) == 2 and all(numpy.ndim(x) == 1 and len(x) == 0 for x in axes))
+    if not none or not (isinstance(a, xp.ndarray) and isinstance(b, xp.ndarray)) or (a.ndim and b.ndim):
+        return PASS
+    return xp.multiply(a.reshape(a.shape + (1,) * b.ndim), b)
+
+
+def _concatenate_flat(args, kwargs):
+    """concatenate with axis=None of 0-d arrays (or of a GPU array's elements): NumPy flattens
+    each first; CuPy refuses 0-d arrays."""
+    xp = _backend.xp
+    arrays = _arg(args, kwargs, 0, "arrays")
+    if len(args) < 2 and "axis" not in kwargs or _arg(args, kwargs, 1, "axis") is not None:
+        return PASS
+    parts = list(arrays)
+    if not any(isinstance(p, xp.ndarray) and p.ndim == 0 for p in parts):
+        return PASS
+    args, kwargs = _with(args, kwargs, 1, "axis", 0)
+    return xp.concatenate([p.ravel() if isinstance(p, xp.ndarray) else p for p in parts], *args[1:], **kwargs)
+
+
+def _bitorder(name):
+    """packbits/unpackbits: ``bitorder`` read as NumPy reads it (its first letter; TypeError for
+    what is not text); CuPy takes "big" and "little" only."""
+    def edge(args, kwargs):
+        order = kwargs.get("bitorder", "big")
+        if order in ("big", "little"):
+            return PASS
+        from ._gaps.compose import bitorder_name
+        return getattr(_backend.xp, name)(*args, **{**kwargs, "bitorder": bitorder_name(order)})
+    return edge
+
+
 def _python_bool(name):
     """array_equal, array_equiv, allclose: NumPy answers a Python bool (``res is True`` holds);
     CuPy a 0-d GPU array. The answer is read back (one sync, as ``if np.allclose(...)`` costs)."""
@@ -340,6 +394,8 @@ def _histogram(args, kwargs):
     xp = _backend.xp
     a = _arg(args, kwargs, 0, "a")
     bins = _arg(args, kwargs, 1, "bins", 10)
+    if numpy.ndim(bins) > 1:
+        raise ValueError("`bins` must be 1d, when an array")
     if not isinstance(bins, (str, list, tuple)):
         return PASS
     rng = _arg(args, kwargs, 2, "range")
@@ -508,6 +564,10 @@ TABLE = {
     "xpshim.full_like": _like_0d("full_like", 5),
     **{f"xpshim.{n}": _mode_number(n) for n in ("convolve", "correlate")},
     "xpshim.require": _require,
+    "xpshim.rollaxis": _rollaxis,
+    "xpshim.tensordot": _tensordot,
+    "xpshim.concatenate": _concatenate_flat,
+    **{f"xpshim.{n}": _bitorder(n) for n in ("packbits", "unpackbits")},
     "xpshim.gradient": _gradient,
     "xpshim.ix_": lambda args, kwargs: _ix(*args) if not kwargs else PASS,
     **{f"xpshim.linalg.{n}": _uplo(n) for n in ("eigh", "eigvalsh")},

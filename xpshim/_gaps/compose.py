@@ -472,11 +472,18 @@ def vecmat(x1, x2, /, out=None, **kw):
 
 # ------------------------------------------------------------------ bits, spacing, einsum_path
 
+def bitorder_name(bitorder):
+    """NumPy's reading of ``bitorder``: text beginning with "b" or "l" (TypeError otherwise)."""
+    if not isinstance(bitorder, str):
+        raise TypeError(f"bitorder must be a str, not {type(bitorder).__name__}")
+    if bitorder[:1] not in ("b", "l"):
+        raise ValueError("'order' must begin with 'l' or 'b'")
+    return "big" if bitorder[0] == "b" else "little"
+
+
 def _bit_weights(xp, bitorder):
-    if bitorder not in ("big", "little"):
-        raise ValueError("'order' must be either 'little' or 'big'")
     w = xp.asarray([128, 64, 32, 16, 8, 4, 2, 1], dtype=numpy.uint8)
-    return w if bitorder == "big" else w[::-1]
+    return w if bitorder_name(bitorder) == "big" else w[::-1]
 
 
 @implements("xpshim.packbits", kwargs={"axis"})
@@ -489,7 +496,7 @@ def packbits(a, /, axis=None, bitorder="big"):
         raise TypeError("Expected an input array of integer or boolean data type")
     w = _bit_weights(xp, bitorder)
     if axis is None:
-        return xp.packbits(a, bitorder=bitorder)
+        return xp.packbits(a, bitorder=bitorder_name(bitorder))
     ax = normalize_axis_index(axis, a.ndim)
     b = xp.moveaxis(a != 0, ax, -1)
     n = b.shape[-1]

@@ -180,6 +180,9 @@ def pad(array, pad_width, mode="constant", **kwargs):
         widths = numpy.asarray(pad_width)       # their errors are the answer (CuPy's pad takes more)
         if widths.dtype.kind in "iu":
             _arraypad._as_pairs(widths, numpy.ndim(array), as_index=True)
+    stat = kwargs.get("stat_length")
+    if stat is not None and not isinstance(stat, _xp().ndarray):  # (so are those of stat_length)
+        _arraypad._as_pairs(stat, numpy.ndim(array), as_index=True)
     try:
         return _AP.pad(array, pad_width, mode, **kwargs)
     except Exception as numpys:
