@@ -15,6 +15,8 @@ _ANY = r""
 _FIXED = "fixed after the H200 run (stand-in only so far): "
 
 RULES = [
+    (r"TestUnique::test_unique_axis(0|_minus1)_eq(ual_nan)?_on_1d_array", r"^AssertionError",
+     _FIXED + "unique of a 1-d array along its axis merges NaNs (CuPy's axis path ignored equal_nan)"),
     (r"TestRollaxis::test_exceptions", r"Axis out of range", _FIXED + "rollaxis raises NumPy's AxisError"),
     (r"TestTensordot::test_zero_dimensional", r"zero-dim while axes",
      _FIXED + "tensordot contracting no axes of a 0-d input is the outer product"),
@@ -169,6 +171,14 @@ RULES = [
     (r"TestPercentile::test_fraction|TestQuantile::test_fraction|TestQuantile::test_quantile_gh_29003_Fraction",
      r"Fraction", "q given as fractions.Fraction: NumPy computes with Python objects (an object answer), which have "
      "no GPU form"),
+    (r"TestGradient::test_second_order_accurate|TestHistogramOptimBinNums::test_scott_vs_stone|TestPolynomial::test_polyfit",
+     r"^AssertionError",
+     "the test's tolerance holds for NumPy's random draws (default_rng(0), RandomState(seed), np.random.seed); "
+     "random numbers on the GPU come from CuPy's generators (README, known differences)"),
+    (r"TestHistogramOptimBinNums::test_simple_range", r"stone estimator",
+     "the stone rule takes the least of 100 costs from histograms of linspace data, many of whose points lie on "
+     "bin edges; CuPy can put a value on an edge in the neighbouring bin (README), which moves the least (72 "
+     "bins where NumPy finds 80)"),
     (r"TestBincount::test_with_incorrect_minlength", r"invalid literal for int",
      "bincount(minlength='foobar'): NumPy raises TypeError, CuPy converts with int() (ValueError)"),
 

@@ -503,3 +503,13 @@ def test_more_numpy_edges(gpu):
     for sl in (-2, (2, -1), 0):
         _same_or_same_error(lambda: numpy.pad(arr, 2, mode="mean", stat_length=sl),
                             lambda: xpshim.pad(xpshim.asarray(arr), 2, mode="mean", stat_length=sl))
+
+
+@pytest.mark.parametrize("axis", [0, -1])
+def test_unique_of_1d_along_its_axis_merges_nans(gpu, axis):
+    a = numpy.array([0.0, numpy.nan, 0.0, numpy.nan, -1.0])
+    for kw in ({}, {"return_counts": True}, {"equal_nan": False}):
+        want = numpy.unique(a, axis=axis, **kw)
+        got = xpshim.unique(xpshim.asarray(a), axis=axis, **kw)
+        for g, w in zip(got if isinstance(want, tuple) else [got], want if isinstance(want, tuple) else [want]):
+            numpy.testing.assert_array_equal(xpshim.asnumpy(g), w)

@@ -35,6 +35,7 @@ where a sync is the price of NumPy's error (``linalg.inv`` on a singular matrix)
 * ``histogram`` of integers narrower than int64 counts them as int64 (CuPy's overflows int8 ranges);
 * ``percentile``/``quantile`` check that every q is in range (CuPy's passes when any one is);
 * ``gradient`` answers a tuple (CuPy's a list); ``ix_`` of an empty array keeps its dtype;
+* ``unique`` of a 1-d array along its axis merges NaNs by ``equal_nan`` as without an axis;
 * ``rollaxis`` raises NumPy's AxisError; ``tensordot`` contracting no axes of a 0-d input is the
   outer product; ``concatenate(..., axis=None)`` of 0-d arrays flattens them; ``packbits``'s
   ``bitorder`` is read by its first letter, as NumPy's;
@@ -379,6 +380,17 @@ def _bitorder(name):
     return edge
 
 
+def _unique_1d_axis(args, kwargs):
+    """unique of a 1-d array along its one axis: NumPy's answer is that without an axis (NaNs
+    merged by equal_nan); CuPy's axis path ignores equal_nan."""
+    xp = _backend.xp
+    a, axis = _arg(args, kwargs, 0, "ar"), _arg(args, kwargs, 4, "axis")
+    if not isinstance(a, xp.ndarray) or a.ndim != 1 or axis not in (0, -1) or isinstance(axis, bool):
+        return PASS
+    args, kwargs = _with(args, kwargs, 4, "axis", None)
+    return xp.unique(*args, **kwargs)
+
+
 def _python_bool(name):
     """array_equal, array_equiv, allclose: NumPy answers a Python bool (``res is True`` holds);
     CuPy a 0-d GPU array. The answer is read back (one sync, as ``if np.allclose(...)`` costs)."""
@@ -565,6 +577,7 @@ TABLE = {
     **{f"xpshim.{n}": _mode_number(n) for n in ("convolve", "correlate")},
     "xpshim.require": _require,
     "xpshim.rollaxis": _rollaxis,
+    "xpshim.unique": _unique_1d_axis,
     "xpshim.tensordot": _tensordot,
     "xpshim.concatenate": _concatenate_flat,
     **{f"xpshim.{n}": _bitorder(n) for n in ("packbits", "unpackbits")},
