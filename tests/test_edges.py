@@ -513,3 +513,17 @@ def test_unique_of_1d_along_its_axis_merges_nans(gpu, axis):
         got = xpshim.unique(xpshim.asarray(a), axis=axis, **kw)
         for g, w in zip(got if isinstance(want, tuple) else [got], want if isinstance(want, tuple) else [want]):
             numpy.testing.assert_array_equal(xpshim.asnumpy(g), w)
+
+
+def test_norms_of_empty_arrays_are_numpys(gpu):
+    for shape in [(0, 2), (2, 0), (0, 0)]:
+        for dtype in (numpy.float64, numpy.float32, numpy.int32):
+            x = numpy.zeros(shape, dtype)
+            for ord in ("fro", "nuc", 1, 2, numpy.inf):
+                _same_or_same_error(lambda: numpy.linalg.matrix_norm(x, ord=ord),
+                                    lambda: xpshim.linalg.matrix_norm(xpshim.asarray(x), ord=ord))
+    for dtype in (numpy.float64, numpy.float32, numpy.int32):
+        x = numpy.zeros(0, dtype)
+        for ord in (1, 2, numpy.inf):
+            _same_or_same_error(lambda: numpy.linalg.vector_norm(x, ord=ord),
+                                lambda: xpshim.linalg.vector_norm(xpshim.asarray(x), ord=ord))

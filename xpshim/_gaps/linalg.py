@@ -44,8 +44,18 @@ def svdvals(x, /):
     return _xp().linalg.svd(x, compute_uv=False)
 
 
+def _empty(name, x, **kwargs):
+    """NumPy's answer (or error) for an empty input, made on the host from no data (CuPy's norm
+    takes a maximum of nothing); the result is copied over (counted)."""
+    from .. import _transfer
+    r = getattr(numpy.linalg, name)(numpy.empty(x.shape, x.dtype), **kwargs)
+    return _transfer.to_device(r, f"linalg.{name} of an empty array: NumPy's answer")
+
+
 @implements("xpshim.linalg.matrix_norm")
 def matrix_norm(x, /, *, keepdims=False, ord="fro"):
+    if x.size == 0:
+        return _empty("matrix_norm", x, keepdims=keepdims, ord=ord)
     return _xp().linalg.norm(x, axis=(-2, -1), keepdims=keepdims, ord=ord)
 
 
@@ -54,6 +64,8 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     # NumPy's: the axes to reduce moved to the front and merged, then a vector norm along 0.
     xp = _xp()
     x = xp.asarray(x)
+    if x.size == 0:
+        return _empty("vector_norm", x, axis=axis, keepdims=keepdims, ord=ord)
     shape = list(x.shape)
     if axis is None:
         x = x.ravel()
