@@ -678,17 +678,6 @@ def clip_method(a, min=None, max=None, out=None, **kwargs):
     return xp.minimum(xp.maximum(a, min, **kwargs), max, out=out, **kwargs)
 
 
-def _byte_bounds(a):
-    """NumPy's byte_bounds of a GPU array: its lowest and one past its highest byte address."""
-    low = high = a.data.ptr
-    for n, s in zip(a.shape, a.strides):
-        if s < 0:
-            low += (n - 1) * s
-        else:
-            high += (n - 1) * s
-    return low, high + a.itemsize
-
-
 @implements("xpshim.lib.stride_tricks.as_strided", kwargs={"check_bounds", "subok", "writeable", "shape", "strides"})
 def as_strided(x, shape=None, strides=None, subok=False, writeable=True, *, check_bounds=None):
     """numpy.lib.stride_tricks.as_strided with check_bounds= (NumPy 2.5): the view's byte bounds
@@ -705,7 +694,7 @@ def as_strided(x, shape=None, strides=None, subok=False, writeable=True, *, chec
         base = x
         while isinstance(base.base, xp.ndarray):
             base = base.base
-        (low, high), (vlow, vhigh) = _byte_bounds(base), _byte_bounds(view)
+        (low, high), (vlow, vhigh) = byte_bounds(base), byte_bounds(view)
         if vlow < low:
             raise ValueError(f"Given shape and strides would access memory out of bounds. "
                              f"View starts {low - vlow} bytes before lowest address")
