@@ -1,6 +1,7 @@
 """Edge cases where CuPy's function answers otherwise than NumPy's (xpshim/_edges.py), on the
 GPU side against NumPy: the same result, or the same exception class."""
 
+import sys
 import warnings
 
 import numpy
@@ -527,3 +528,110 @@ def test_norms_of_empty_arrays_are_numpys(gpu):
         for ord in (1, 2, numpy.inf):
             _same_or_same_error(lambda: numpy.linalg.vector_norm(x, ord=ord),
                                 lambda: xpshim.linalg.vector_norm(xpshim.asarray(x), ord=ord))
+
+
+def test_numpy_edges_of_the_eighth_run(gpu):
+    x = numpy.arange(1, 10)
+    _same_or_same_error(lambda: numpy.concatenate(x, 1), lambda: xpshim.concatenate(xpshim.asarray(x), 1))
+    _same_or_same_error(lambda: numpy.concatenate([numpy.array(1.0)]), lambda: xpshim.concatenate([xpshim.asarray(1.0)]))
+    f = numpy.array([numpy.nan, 0, 0, numpy.nan])
+    _same_or_same_error(lambda: numpy.unique(f, axis=0.0), lambda: xpshim.unique(xpshim.asarray(f), axis=0.0))
+
+    class IntLike:  # an integer by __index__ (and a sequence that fails: NumPy's gh-5063)
+        def __index__(self):
+            return 3
+
+        def __len__(self):
+            return 1
+
+        def __getitem__(self, i):
+            raise IndexError("no")
+
+    class Key(tuple):
+        pass
+
+    a = numpy.arange(25.0).reshape(5, 5)
+    g = xpshim.asarray(a)
+    assert xpshim.asnumpy(g[:, IntLike()]).tolist() == a[:, IntLike()].tolist()
+    assert g[Key(([1], [2]))].shape == a[Key(([1], [2]))].shape == (1,)
+    r = xpshim.rollaxis(g, 1, 2)
+    assert r is not g and not r.flags["OWNDATA"]
+    numpy.testing.assert_array_equal(xpshim.asnumpy(r), numpy.rollaxis(a, 1, 2))
+
+
+def test_array_equal_and_isclose_as_numpy(gpu):
+    c1, c2 = numpy.complex64(1, numpy.nan), numpy.complex64(numpy.nan, 1)
+    v = numpy.array([1.0, numpy.nan, 2.0])
+    for a, b in ((c1, c2), (c1, c1), (v, v), (v, v[::-1]), (v, v[:2]), (3, 3), (numpy.float32(2), 2.0)):
+        for eq in (False, True):
+            want = numpy.array_equal(a, b, equal_nan=eq)
+            got = xpshim.array_equal(*[xpshim.asarray(t) if isinstance(t, numpy.ndarray) else t for t in (a, b)],
+                                     equal_nan=eq)
+            assert got is want, (a, b, eq)
+    below_one = float(1.0 - numpy.finfo("f8").eps)
+    for dt in (numpy.float32, numpy.float16, numpy.complex64, numpy.float64, numpy.int32):
+        f = numpy.array([1.0, 0.5], dt)
+        for args, kw in (((f, below_one), {"atol": 0, "rtol": 0}), ((below_one, f), {"atol": 0, "rtol": 0}),
+                         ((f, 2), {"atol": 0, "rtol": below_one / 2}), ((f, 3.0), {}), ((2, 2.0), {})):
+            with numpy.errstate(all="ignore"):
+                want = numpy.isclose(*args, **kw)
+                got = xpshim.isclose(*[xpshim.asarray(t) if isinstance(t, numpy.ndarray) else t for t in args], **kw)
+            numpy.testing.assert_array_equal(xpshim.asnumpy(got), want)
+
+
+def test_numpy_code_for_histogramdd_pad_median_piecewise(gpu):
+    x = numpy.arange(6.0).reshape(3, 2)
+    for bins in ([3, [-numpy.inf, 2, 10]], [3, numpy.array([-1, 2, numpy.inf])], [2, 2], 4,
+                 [-1, 2, 4, 5], [3, [2, 1, 3]]):
+        try:
+            want = numpy.histogramdd(x, bins=bins)
+        except Exception as e:
+            with pytest.raises(type(e)):
+                xpshim.histogramdd(xpshim.asarray(x), bins=bins)
+            continue
+        got = xpshim.histogramdd(xpshim.asarray(x), bins=bins)
+        numpy.testing.assert_array_equal(xpshim.asnumpy(got[0]), want[0])
+        for g, w in zip(got[1], want[1]):
+            numpy.testing.assert_array_equal(xpshim.asnumpy(g), w)
+    h, _ = xpshim.histogramdd([[], [], []], bins=2)
+    numpy.testing.assert_array_equal(xpshim.asnumpy(h), numpy.histogramdd([[], [], []], bins=2)[0])
+    for mode in ("mean", "median"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            want = numpy.pad([1.0, 2.0], (1, 2), mode, stat_length=0)
+            got = xpshim.pad(xpshim.asarray(numpy.array([1.0, 2.0])), (1, 2), mode, stat_length=0)
+        numpy.testing.assert_array_equal(xpshim.asnumpy(got), want)
+    g3 = xpshim.asarray(numpy.array(3))
+    for x, cond, funcs in ((3, [True, False], [1, 0]), (5, [False, False, True], [1, 2, 3]),
+                           (numpy.array(3), "gt3", [4, 0]), (4, [False, True], [lambda v: -v, lambda v: v * 10])):
+        want = numpy.piecewise(x, x > 3 if cond == "gt3" else cond, funcs)
+        xx = g3 if isinstance(x, numpy.ndarray) else x
+        got = xpshim.piecewise(xx, xx > 3 if cond == "gt3" else cond, funcs)
+        assert got.shape == () and xpshim.asnumpy(got) == want
+    v = numpy.array([[-2.5, -1.5, -0.5], [0.5, 1.5, 2.5]])
+    gv = xpshim.asarray(v)
+    numpy.testing.assert_array_equal(xpshim.asnumpy(xpshim.piecewise(gv, [gv < 0, gv >= 2], [-1, 1, 3])),
+                                     numpy.piecewise(v, [v < 0, v >= 2], [-1, 1, 3]))
+    numpy.testing.assert_array_equal(xpshim.asnumpy(xpshim.piecewise(xpshim.asarray([0, 0]), xpshim.asarray([1, 0]), [1])),
+                                     numpy.piecewise([0, 0], numpy.array([1, 0]), [1]))
+
+
+def test_array_like_objects_and_object_lists_are_read_as_numpy_reads_them(gpu):
+    class Like:
+        def __array__(self, dtype=None, copy=None):
+            return numpy.arange(3)
+
+    r = xpshim.intersect1d(Like(), Like())
+    numpy.testing.assert_array_equal(xpshim.asnumpy(r), numpy.arange(3))
+    r = xpshim.isin([None], xpshim.asarray(numpy.ones(10)))
+    numpy.testing.assert_array_equal(xpshim.asnumpy(r), numpy.isin([None], numpy.ones(10)))
+
+
+@pytest.mark.skipif(sys.version_info < (3, 12), reason="Python classes have no buffer protocol before 3.12")
+def test_a_buffer_of_a_gpu_array_outlives_its_release(gpu):
+    # ndarray(buffer=x) gives the buffer back at once and keeps only x (NumPy's test_unique_subclass)
+    v = xpshim.asarray(numpy.array([5, 7, 1, 2], numpy.int8))
+    view = numpy.ndarray((4,), numpy.int8, buffer=v)
+    junk = [numpy.full(4, 9, numpy.int8) for _ in range(100)]  # (freed memory handed out again)
+    numpy.testing.assert_array_equal(view, [5, 7, 1, 2])
+    assert len(junk) == 100

@@ -568,6 +568,15 @@ CASES["xpshim.lib.stride_tricks.as_strided"] = [  # (check_bounds=: NumPy 2.5; i
       if "check_bounds" in inspect.signature(numpy.lib.stride_tricks.as_strided).parameters else []),
 ]
 
+CASES["xpshim.histogramdd"] = [  # (NumPy's own: counts and edges mixed per dimension, lists of samples)
+    case("count", lambda D: ((D((30, 2), special=False, seed=4),), {"bins": 4}), dtypes=FLOAT + ("int64",)),
+    case("mixed", lambda D: ((D((30, 2), special=False, seed=5), [3, [-10.0, 0.0, 0.5, 10.0]]), {})),
+    case("weights-density", lambda D: ((D((20, 3), special=False, seed=6),),
+                                       {"bins": (2, 3, 4), "weights": D((20,), special=False, seed=7), "density": True}),
+         dtypes=("float64",)),
+    case("range", lambda D: ((D((25, 2), special=False),), {"bins": 5, "range": [(-1, 1), (-2, 2)]}), dtypes=FLOAT),
+    case("not-finite", lambda D: ((D((10, 2)),), {}), dtypes=FLOAT, layouts=("c",)),
+]
 CASES["xpshim.pad"] = [  # (NumPy's own pad: its checks, and mode="median", which CuPy's lacks)
     case(mode, lambda D, mode=mode: ((D((3, 4)), ((1, 2), (3, 1))), {"mode": mode}))
     for mode in ("constant", "edge", "linear_ramp", "maximum", "mean", "median", "minimum", "reflect",

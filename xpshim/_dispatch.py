@@ -17,7 +17,7 @@ import numpy
 from . import _backend, _config, _edges, _exact, _fallback, _gaps, _placement, _signatures, _transfer
 from ._errors import OutOfMemoryError
 from ._ndarray import dev, host, ndarray, wrap
-from ._registry import ARRAY_PARAMS, METHOD_ARRAY_ARGS, NO_OP_KWARGS, SEQUENCE_PARAMS
+from ._registry import ARRAY_PARAMS, METHOD_ARRAY_ARGS, NO_OP_KWARGS, SEQUENCE_PARAMS, SEQUENCE_PARAMS_OF
 
 _MISSING = object()
 
@@ -52,33 +52,46 @@ def to_host_args(args, kwargs, reason):
     return [_to_host(a, reason) for a in args], {k: _to_host(v, reason) for k, v in kwargs.items()}
 
 
-def _array_like_params(npf):
-    """(positions, names, varargs) of npf's parameters that take array-likes."""
+def _array_like_params(npf, fname=None):
+    """(positions, names, varargs) of npf's parameters that take array-likes (names: a dict of
+    each one's converter where the function reads one of them otherwise than its name says)."""
     try:
         sig = inspect.signature(npf)
     except (TypeError, ValueError):
         return (), frozenset(), False
-    pos, names, var = [], set(), False
+    own = SEQUENCE_PARAMS_OF.get(fname, ())
+    pos, names, var = [], {}, False
     for i, (n, p) in enumerate(sig.parameters.items()):
         if p.kind is p.VAR_POSITIONAL:
             var = n in SEQUENCE_PARAMS
             break
         if n in ARRAY_PARAMS or n in SEQUENCE_PARAMS:
-            names.add(n)
+            names[n] = _seq if n in own else converter(n)
             if p.kind is not p.KEYWORD_ONLY:
-                pos.append((i, converter(n)))
-    return tuple(pos), frozenset(names), var
+                pos.append((i, names[n]))
+    return tuple(pos), (names if own else frozenset(names)), var
 
 
-def _dtype_position(npf):
-    """Where ``npf`` takes ``dtype``: its position (-1: keyword only), or None (no dtype)."""
+def _dtype_position(npf, name="dtype"):
+    """Where ``npf`` takes ``name``: its position (-1: keyword only), or None (not taken)."""
     try:
         params = list(inspect.signature(npf).parameters.values())
     except (TypeError, ValueError):
         return None
     for i, p in enumerate(params):
-        if p.name == "dtype":
+        if p.name == name:
             return i if p.kind is p.POSITIONAL_OR_KEYWORD else -1
+    return None
+
+
+def _gpu_axis(args, kwargs, at):
+    """An axis given as a 0-d GPU integer (``for axis in np.arange(3)``) as the Python int NumPy
+    reads through __index__ (CuPy's functions take ints); None if there is none."""
+    if 0 <= at < len(args):
+        if type(args[at]) is ndarray:
+            return (*args[:at], operator.index(args[at]), *args[at + 1:]), kwargs
+    elif kwargs and type(kwargs.get("axis")) is ndarray:
+        return args, {**kwargs, "axis": operator.index(kwargs["axis"])}
     return None
 
 
@@ -200,7 +213,7 @@ def gpu_args(args, kwargs, spec):
         if t is ndarray:
             kw[k] = v._a
         elif k in names and (t is list or t is tuple):
-            kw[k] = converter(k)(v)
+            kw[k] = (names[k] if type(names) is dict else converter(k))(v)
         elif t is numpy.ndarray:
             kw[k] = _transfer.to_device(v, "NumPy array argument")
         else:
@@ -238,14 +251,16 @@ def _resolve_path(mod, path):
 class Route:
     """One routed NumPy callable: its NumPy function and where CuPy's is."""
 
-    __slots__ = ("name", "npf", "cupy_path", "spec", "_cpf", "_xp", "_accepts", "_gap", "edge", "dtype_at")
+    __slots__ = ("name", "npf", "cupy_path", "spec", "_cpf", "_xp", "_accepts", "_gap", "edge", "dtype_at",
+                 "axis_at")
 
     def __init__(self, name, npf, cupy_path):
         self.name, self.npf, self.cupy_path = name, npf, cupy_path
-        pos, names, var = _array_like_params(npf)
+        pos, names, var = _array_like_params(npf, name)
         # (a number at position 0 becomes a 0-d array, except where it is read by value)
         self.spec = (pos, names, var, bool(pos) and pos[0][0] == 0 and name.rsplit(".", 1)[-1] not in _BY_VALUE)
         self.dtype_at = _dtype_position(npf)
+        self.axis_at = _dtype_position(npf, "axis")
         self.edge = _edges.TABLE.get(name)  # NumPy's answer where CuPy's differs on an edge case
         self._cpf = self._xp = self._accepts = None
         self._gap = _MISSING
@@ -284,13 +299,21 @@ class Route:
     def gpu(self, args, kwargs):
         if kwargs and type(kwargs.get("out")) is tuple and len(kwargs["out"]) == 1:
             kwargs = {**kwargs, "out": kwargs["out"][0]}  # (a ufunc's out=(a,): np.clip reached as a ufunc)
+        if self.axis_at is not None:
+            ak = _gpu_axis(args, kwargs, self.axis_at)
+            if ak is not None:
+                args, kwargs = ak
         for x in (*args, *kwargs.values()) if kwargs else args:  # a NumPy array of object, strings, ...
             if (type(x) is numpy.ndarray or isinstance(x, numpy.generic)) and host_only_dtype(x.dtype):
                 return self._on_host(args, kwargs, f"{self.name} of a {x.dtype} array (no GPU form)")
-            if isinstance(x, numpy.ndarray) and type(x) is not numpy.ndarray:
-                # np.matrix, a masked array, a user's subclass: NumPy's call keeps its class
+            if isinstance(x, numpy.ndarray) and type(x) is not numpy.ndarray or type(x) is numpy.poly1d:
+                # np.matrix, a masked array, a user's subclass, np.poly1d: NumPy's call keeps its class
                 a, kw = to_host_args(args, kwargs, f"{self.name} of a {type(x).__name__} (no GPU form)")
                 return self.npf(*a, **kw)
+            if type(x) not in _PLAIN and hasattr(type(x), "__array__") and not isinstance(
+                    x, (numpy.generic, numpy.ndarray, ndarray, _backend.xp.ndarray)):
+                # an array-like object (its __array__ gives NumPy's array): read as NumPy reads it
+                return self.gpu(*_array_likes(args, kwargs))
         if self.dtype_at is not None:
             dt = kwargs.get("dtype") if "dtype" in kwargs else (
                 args[self.dtype_at] if 0 <= self.dtype_at < len(args) else None)
@@ -320,6 +343,9 @@ class Route:
             if gap:
                 return self.filled(args, kwargs, f"CuPy's {self.cupy_path} takes no {', '.join(map(repr, gap))} argument")
         a, kw = gpu_args(args, kwargs, self.spec)
+        if a and type(a[0]) is list and self.spec[3] and self.spec[0][0][1] is _arraylike:
+            # a list at the array parameter that is not numeric data ([None], strings): NumPy's call
+            return self._on_host(args, kwargs, f"{self.name} of a list of Python objects (no GPU form)")
         r = _edges.PASS
         if self.edge is not None:
             r = self.edge(a, kw)
@@ -373,7 +399,8 @@ _PLAIN_KW = frozenset({int, float, bool, str, type(None)})  # keyword values tha
 # NumPy's scalar types: a ufunc of these (and numbers) is NumPy's, as a loop's np.sqrt(s) is
 _NUMPY_SCALARS = frozenset(numpy.dtype(c).type for c in "?bhilqpBHILQPefdgFDG")
 # Functions whose number at position 0 stays a number: read by value, or an int that is a length
-_BY_VALUE = frozenset({"min_scalar_type", "can_cast", "result_type", "permutation", "choice"})
+# (isclose: a Python number beside an array is weak, NEP 50; _edges._isclose reads it so)
+_BY_VALUE = frozenset({"min_scalar_type", "can_cast", "result_type", "permutation", "choice", "isclose"})
 _NUMBERS = _NUMPY_SCALARS - {numpy.longdouble, numpy.clongdouble} | {int, float, complex, bool}
 
 
@@ -653,6 +680,19 @@ install_methods()
 
 
 # ------------------------------------------------------------------ objects
+
+_PLAIN = frozenset({ndarray, numpy.ndarray, int, float, complex, bool, str, list, tuple, type(None), slice})
+
+
+def _array_likes(args, kwargs):
+    """The call's arguments with array-like objects (``__array__``) as the NumPy arrays they give."""
+    def conv(x):
+        if type(x) not in _PLAIN and hasattr(type(x), "__array__") and not isinstance(
+                x, (numpy.generic, numpy.ndarray, ndarray, _backend.xp.ndarray)):
+            return numpy.asarray(x)
+        return x
+    return tuple(map(conv, args)), {k: conv(v) for k, v in kwargs.items()}
+
 
 def _result(r, args, kwargs):
     """CuPy's result as NumPy gives it: the out= array itself, or the input itself where the

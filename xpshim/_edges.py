@@ -20,11 +20,14 @@ where a sync is the price of NumPy's error (``linalg.inv`` on a singular matrix)
   back in the array's dtype, CuPy in float64 (they differ at halfway values);
 * ``percentile``/``quantile`` and their nan versions of complex arrays raise NumPy's TypeError
   (CuPy's kernel fails to compile);
+* ``linalg.tensorsolve`` of empty arrays: NumPy's answer from no data (CuPy's reshape fails);
+* ``linalg.tensorsolve`` of empty arrays: NumPy's answer from no data (CuPy's reshape fails);
 * ``linalg.inv``/``cholesky``/``solve``: CuPy reports LAPACK's failures only when asked, so they
   run under ``cupyx.errstate(linalg="raise")``, as NumPy raises ``LinAlgError``;
 * complex ``nansum``, ``nanmean``, ``nanvar``, ``nanstd``, ``nancumsum``, ``nanmedian``: an element
   with one NaN part is dropped whole, as NumPy's isnan says (CuPy drops the NaN part alone);
 * ``nanvar``/``nanstd`` with a ddof that is not an integer (CuPy's kernel truncates it);
+  ``nanmean``/``nanvar``/``nanstd`` of an inexact array refuse an integer dtype= or out=, as NumPy;
 * ``zeros_like`` and the rest with ``shape=()`` make a 0-d array (CuPy reads () as not given);
 * ``convolve``/``correlate`` with NumPy's integer modes (0, 1, 2);
 * ``linalg.eigh``/``eigvalsh`` with ``UPLO="l"`` or ``"u"`` (NumPy upper-cases it);
@@ -34,7 +37,7 @@ where a sync is the price of NumPy's error (``linalg.inv`` on a singular matrix)
   and copied in (CuPy's squeezes out= for keepdims, and its median writes out= before its NaN step);
 * ``histogram`` of integers narrower than int64 counts them as int64 (CuPy's overflows int8 ranges);
 * ``percentile``/``quantile`` check that every q is in range (CuPy's passes when any one is);
-* ``gradient`` answers a tuple (CuPy's a list); ``ix_`` of an empty array keeps its dtype;
+* ``nan_to_num(x, copy=False)`` answers ``x`` itself; ``gradient`` answers a tuple (CuPy's a list); ``ix_`` of an empty array keeps its dtype;
 * ``unique`` of a 1-d array along its axis merges NaNs by ``equal_nan`` as without an axis;
 * ``rollaxis`` raises NumPy's AxisError; ``tensordot`` contracting no axes of a 0-d input is the
   outer product; ``concatenate(..., axis=None)`` of 0-d arrays flattens them; ``packbits``'s
@@ -45,7 +48,7 @@ where a sync is the price of NumPy's error (``linalg.inv`` on a singular matrix)
 * ``fftn``, ``rfft2`` and the rest with -1 in ``s``: the whole input along that axis, as
   NumPy 2 (CuPy reads -1 as a length);
 * ``array_equal``, ``array_equiv`` and ``allclose`` answer a Python bool, as NumPy's (CuPy's a
-  0-d array).
+  0-d array); ``isclose`` of a float32 array and a Python float compares in float32 (NEP 50).
 """
 
 import numpy
@@ -92,12 +95,46 @@ def _empty_reduction(name):
     return edge
 
 
+def _on_host_when_empty(path):
+    """``path`` (``linalg.tensorsolve``) with an empty input: NumPy's answer from no data, on the
+    host (the copies carry no bytes; CuPy's cannot reshape to a zero-length axis of -1)."""
+    npf = numpy
+    for part in path.split("."):
+        npf = getattr(npf, part)
+
+    def edge(args, kwargs):
+        xp = _backend.xp
+        if not any(isinstance(v, xp.ndarray) and v.size == 0 for v in (*args, *kwargs.values())):
+            return PASS
+        why = f"{path} of an empty array: NumPy's answer"
+        r = npf(*[_transfer.to_host(v, why) if isinstance(v, xp.ndarray) else v for v in args],
+                **{k: _transfer.to_host(v, why) if isinstance(v, xp.ndarray) else v for k, v in kwargs.items()})
+        return _transfer.to_device(r, why)
+    return edge
+
+
 def _interp(args, kwargs):
+    """interp of non-contiguous arrays (CuPy refuses them), and of complex fp: each part apart,
+    as NumPy's (a NaN part where the two values of that part are equal is that value; CuPy's
+    complex kernel reads the pair as one)."""
     xp = _backend.xp
-    if all(not isinstance(v, xp.ndarray) or v.flags.c_contiguous for v in args[:3]):
+    fp = _arg(args, kwargs, 2, "fp")
+    cplx = isinstance(fp, xp.ndarray) and fp.dtype.kind == "c"
+    if not cplx and all(not isinstance(v, xp.ndarray) or v.flags.c_contiguous for v in args[:3]):
         return PASS
     args = [xp.ascontiguousarray(v) if isinstance(v, xp.ndarray) else v for v in args[:3]] + list(args[3:])
-    return xp.interp(*args, **kwargs)
+    if not cplx or len(args) < 3:
+        return xp.interp(*args, **kwargs)
+    left, right = _arg(args, kwargs, 3, "left"), _arg(args, kwargs, 4, "right")
+    period = _arg(args, kwargs, 5, "period")
+
+    def part(f, get):
+        return xp.interp(args[0], args[1], xp.ascontiguousarray(get(f)), None if left is None else get(complex(left)),
+                         None if right is None else get(complex(right)), period)
+    re, im = part(args[2], lambda v: v.real), part(args[2], lambda v: v.imag)
+    out = xp.empty(re.shape, numpy.complex128)
+    out.real, out.imag = re, im
+    return out
 
 
 def _as_strided(args, kwargs):
@@ -165,6 +202,22 @@ def _first(*edges):
             r = e(args, kwargs)
             if r is not PASS:
                 return r
+        return PASS
+    return edge
+
+
+def _inexact_only(name):
+    """nanmean/nanvar/nanstd of an inexact array with an integer or boolean dtype= or out=: NumPy
+    raises TypeError (CuPy's kernel computes, or fails to compile)."""
+    def edge(args, kwargs):
+        a = _arg(args, kwargs, 0, "a")
+        if not isinstance(a, _backend.xp.ndarray) or a.dtype.kind not in "fc":
+            return PASS
+        dtype, out = _arg(args, kwargs, 2, "dtype"), _arg(args, kwargs, 3, "out")
+        if dtype is not None and numpy.dtype(dtype).kind not in "fc":
+            raise TypeError("If a is inexact, then dtype must be inexact")
+        if out is not None and getattr(out, "dtype", numpy.dtype(float)).kind not in "fc":
+            raise TypeError("If a is inexact, then out must be inexact")
         return PASS
     return edge
 
@@ -330,7 +383,8 @@ def _ix(*args):
 
 
 def _rollaxis(args, kwargs):
-    """rollaxis: NumPy's AxisError for an axis or start out of range (CuPy's ValueError)."""
+    """rollaxis: NumPy's AxisError for an axis or start out of range (CuPy's ValueError), and a
+    view where nothing moves."""
     a = _arg(args, kwargs, 0, "a")
     n = getattr(a, "ndim", None)
     if n is None:
@@ -339,7 +393,8 @@ def _rollaxis(args, kwargs):
     start = _arg(args, kwargs, 2, "start", 0)
     if not -n <= start <= n:
         raise numpy.exceptions.AxisError(f"'start' arg requires {-n} <= start < {n + 1}", None)
-    return PASS
+    r = _backend.xp.rollaxis(*args, **kwargs)
+    return r[...] if r is a else r  # (no move: NumPy's a[...] is a view; CuPy answers a itself)
 
 
 def _tensordot(args, kwargs):
@@ -355,17 +410,21 @@ def _tensordot(args, kwargs):
 
 
 def _concatenate_flat(args, kwargs):
-    """concatenate with axis=None of 0-d arrays (or of a GPU array's elements): NumPy flattens
-    each first; CuPy refuses 0-d arrays."""
+    """concatenate of 0-d arrays (or of a 1-d GPU array's elements): with axis=None NumPy
+    flattens each first, and along an axis raises ValueError; CuPy's raises TypeError."""
     xp = _backend.xp
     arrays = _arg(args, kwargs, 0, "arrays")
-    if len(args) < 2 and "axis" not in kwargs or _arg(args, kwargs, 1, "axis") is not None:
+    flat = (len(args) > 1 or "axis" in kwargs) and _arg(args, kwargs, 1, "axis") is None
+    if isinstance(arrays, xp.ndarray):  # (its elements are the parts: 0-d when it is 1-d)
+        if arrays.ndim == 1 and not flat:
+            raise ValueError("zero-dimensional arrays cannot be concatenated")
+        return PASS  # (axis=None: CuPy ravels each part)
+    if type(arrays) not in (list, tuple) or not any(isinstance(p, xp.ndarray) and p.ndim == 0 for p in arrays):
         return PASS
-    parts = list(arrays)
-    if not any(isinstance(p, xp.ndarray) and p.ndim == 0 for p in parts):
-        return PASS
+    if not flat:
+        raise ValueError("zero-dimensional arrays cannot be concatenated")
     args, kwargs = _with(args, kwargs, 1, "axis", 0)
-    return xp.concatenate([p.ravel() if isinstance(p, xp.ndarray) else p for p in parts], *args[1:], **kwargs)
+    return xp.concatenate([p.ravel() if isinstance(p, xp.ndarray) else p for p in arrays], *args[1:], **kwargs)
 
 
 def _bitorder(name):
@@ -385,10 +444,56 @@ def _unique_1d_axis(args, kwargs):
     merged by equal_nan); CuPy's axis path ignores equal_nan."""
     xp = _backend.xp
     a, axis = _arg(args, kwargs, 0, "ar"), _arg(args, kwargs, 4, "axis")
-    if not isinstance(a, xp.ndarray) or a.ndim != 1 or axis not in (0, -1) or isinstance(axis, bool):
-        return PASS
+    if not isinstance(a, xp.ndarray) or a.ndim != 1 or type(axis) not in (int, numpy.intp) or axis not in (0, -1):
+        return PASS  # (a float axis: CuPy's raises NumPy's TypeError)
     args, kwargs = _with(args, kwargs, 4, "axis", None)
     return xp.unique(*args, **kwargs)
+
+
+def _nan_to_num(args, kwargs):
+    """nan_to_num(x, copy=False) answers x itself, as NumPy's (CuPy's may answer another
+    array object over x's memory)."""
+    x = _arg(args, kwargs, 0, "x")
+    if _arg(args, kwargs, 1, "copy", True) or not isinstance(x, _backend.xp.ndarray):
+        return PASS
+    _backend.xp.nan_to_num(*args, **kwargs)
+    return x
+
+
+def _array_equal(args, kwargs):
+    """array_equal: a Python bool, as NumPy's; NumPy's scalars and numbers read as 0-d arrays
+    (CuPy's indexes them with a mask), NaNs compared without masks (one reduction, one sync)."""
+    xp = _backend.xp
+    a1, a2 = (v if isinstance(v, xp.ndarray) else xp.asarray(v)
+              for v in (_arg(args, kwargs, 0, "a1"), _arg(args, kwargs, 1, "a2")))
+    if a1.shape != a2.shape:
+        return False
+    same = a1 == a2
+    if _arg(args, kwargs, 2, "equal_nan", False) and (a1.dtype.kind in "fc" or a2.dtype.kind in "fc"):
+        n1, n2 = xp.isnan(a1), xp.isnan(a2)
+        same = (n1 == n2) & (same | n1)  # (NaNs at the same places, the rest equal)
+    return bool(same.all())
+
+
+def _isclose(args, kwargs):
+    """isclose of an array and a Python number: the number is weak (NEP 50), as in NumPy's
+    (float32 and a Python float compare in float32); CuPy's makes it a float64 array."""
+    xp = _backend.xp
+    a, b = _arg(args, kwargs, 0, "a"), _arg(args, kwargs, 1, "b")
+    weak = (int, float, complex)
+    if isinstance(a, xp.ndarray) and type(b) in weak:
+        arr, i, num = a, 1, b
+    elif isinstance(b, xp.ndarray) and type(a) in weak:
+        arr, i, num = b, 0, a
+    else:
+        return PASS
+    if arr.dtype.kind not in "fc" or arr.dtype.itemsize >= 8 * (1 + (arr.dtype.kind == "c")):
+        return PASS  # (float64 and complex128: the same either way)
+    dt = numpy.result_type(arr.dtype, float(num) if type(num) is int else num)
+    with numpy.errstate(over="ignore"):
+        v = xp.asarray(numpy.asarray(num, dt))  # (a 0-d array: no bytes but the number's)
+    args, kwargs = _with(args, kwargs, i, "ab"[i], v)
+    return xp.isclose(*args, **kwargs)
 
 
 def _python_bool(name):
@@ -561,12 +666,16 @@ TABLE = {
     "xpshim.extract": _extract,
     "xpshim.cross": _cross,
     "xpshim.histogram": _histogram_int,
-    **{f"xpshim.{n}": _python_bool(n) for n in ("array_equal", "array_equiv", "allclose")},
+    **{f"xpshim.{n}": _python_bool(n) for n in ("array_equiv", "allclose")},
+    "xpshim.array_equal": _array_equal,
+    "xpshim.isclose": _isclose,
     "xpshim.linalg.solve": _linalg_raises("solve"),
-    **{f"xpshim.{n}": _first(_empty_reduction(n), _complex_nan(n, complex(numpy.nan, numpy.nan), n))
-       for n in ("nanmean", "nanmedian")},
-    **{f"xpshim.{n}": _fractional_ddof(n, _first(_empty_reduction(n), _complex_nan(n, complex(numpy.nan, numpy.nan), n)))
-       for n in ("nanvar", "nanstd")},
+    "xpshim.nanmean": _first(_inexact_only("nanmean"), _empty_reduction("nanmean"),
+                             _complex_nan("nanmean", complex(numpy.nan, numpy.nan), "nanmean")),
+    "xpshim.nanmedian": _first(_empty_reduction("nanmedian"),
+                               _complex_nan("nanmedian", complex(numpy.nan, numpy.nan), "nanmedian")),
+    **{f"xpshim.{n}": _first(_inexact_only(n), _fractional_ddof(n, _first(
+        _empty_reduction(n), _complex_nan(n, complex(numpy.nan, numpy.nan), n)))) for n in ("nanvar", "nanstd")},
     **{f"xpshim.{n}": _complex_nan(n, complex(numpy.nan, numpy.nan), n) for n in ("nansum", "nancumsum")},
     **{f"xpshim.{n}": _first(_real_only(n), _q_in_range(n), _nan_propagates(n)) for n in ("percentile", "quantile")},
     **{f"xpshim.{n}": _first(_real_only(n), _q_in_range(n)) for n in ("nanpercentile", "nanquantile")},
@@ -578,6 +687,7 @@ TABLE = {
     "xpshim.require": _require,
     "xpshim.rollaxis": _rollaxis,
     "xpshim.unique": _unique_1d_axis,
+    "xpshim.nan_to_num": _nan_to_num,
     "xpshim.tensordot": _tensordot,
     "xpshim.concatenate": _concatenate_flat,
     **{f"xpshim.{n}": _bitorder(n) for n in ("packbits", "unpackbits")},
@@ -585,6 +695,7 @@ TABLE = {
     "xpshim.ix_": lambda args, kwargs: _ix(*args) if not kwargs else PASS,
     **{f"xpshim.linalg.{n}": _uplo(n) for n in ("eigh", "eigvalsh")},
     "xpshim.linalg.inv": _linalg_raises("inv"),
+    "xpshim.linalg.tensorsolve": _on_host_when_empty("linalg.tensorsolve"),
     "xpshim.linalg.cholesky": _linalg_raises("cholesky"),
 }
 for _n, _at in (("median", 2), ("nanmedian", 2), ("percentile", 3), ("quantile", 3), ("nanpercentile", 3),

@@ -28,6 +28,32 @@ def ufunc_for(npu):
     return u
 
 
+_functions = {}  # numpy function -> xpshim's (None: not routed)
+
+
+def function_for(npf):
+    """xpshim's function for NumPy's ``npf`` (what ``__array_function__`` calls), or None where
+    xpshim hands out NumPy's own (``np.shape``) or routes no such name."""
+    try:
+        return _functions[npf]
+    except KeyError:
+        pass
+    except TypeError:  # (not hashable)
+        return None
+    mod, name, r = getattr(npf, "__module__", None) or "", getattr(npf, "__name__", None), None
+    if name and (mod == "numpy" or mod.startswith("numpy.")):
+        sub = mod[len("numpy."):]
+        if not sub or sub in ROUTED_MODULES:
+            try:
+                if getattr(_numpy_module(sub), name, None) is npf:
+                    obj = resolve(sub, name)
+                    r = obj if obj is not npf and callable(obj) else None
+            except (AttributeError, ImportError):
+                r = None
+    _functions[npf] = r
+    return r
+
+
 def _numpy_module(sub):
     mod = numpy
     for part in sub.split(".") if sub else ():

@@ -17,6 +17,7 @@ copy is counted in ``xpshim.stats()``. Device code gets it without a copy
 import builtins
 import operator
 import sys
+import threading
 
 import numpy
 
@@ -146,7 +147,7 @@ def _index(self, key):
     """Translate an index for CuPy: host index arrays move over (counted), and
     integer-array components are bounds-checked as NumPy does."""
     if type(key) is not tuple:
-        key = (key,)
+        key = tuple(key) if isinstance(key, tuple) else (key,)  # (a tuple subclass is an nd-index too)
     shape = self._a.shape
     out = []
     axis = 0
@@ -173,6 +174,9 @@ def _index(self, key):
             k = k._a
             if k.dtype.kind in "iu" and axis < len(shape):
                 _check_bounds(k, shape[axis], axis)
+        elif (t not in _BASIC and t is not bool and hasattr(t, "__index__")
+              and not isinstance(k, (numpy.generic, _backend.xp.ndarray))):
+            k = operator.index(k)  # (an integer by __index__, as NumPy reads it; CuPy reads a sequence)
         out.append(k)
         axis += _axes_used(k)
     return out[0] if len(out) == 1 else tuple(out)
@@ -189,6 +193,13 @@ def _axes_used(k):
 
 
 _BASIC = frozenset({int, slice, type(None), type(Ellipsis)})
+
+
+class _Active(threading.local):
+    active = None  # the NumPy function whose xpshim version runs now (__array_function__)
+
+
+_ARRAY_FUNCTION = _Active()
 _HOST_VALUES = frozenset({float, int, bool, complex, numpy.ndarray})
 
 
@@ -244,7 +255,7 @@ class ndarray(metaclass=_NdarrayMeta):
 
     # _a: the CuPy array; _h: None, or the NumPy array holding the data instead (_a unset);
     # _n: consecutive scalar accesses (_placement.scalar_access)
-    __slots__ = ("_a", "_h", "_n", "__weakref__")
+    __slots__ = ("_a", "_h", "_n", "_x", "__weakref__")
     __array_priority__ = 100.0
     __hash__ = None
 
@@ -353,7 +364,10 @@ class ndarray(metaclass=_NdarrayMeta):
                 # Numba's typing probes arguments with memoryview(); for a CUDA kernel the
                 # array is then taken through __cuda_array_interface__, in place (no copy)
                 raise TypeError("a GPU array has no host buffer; Numba takes it by __cuda_array_interface__")
-            return memoryview(host(self, "buffer protocol"))
+            # The latest copy lives as long as this array: ndarray(buffer=x) keeps only x, and
+            # reads the memory after it has given the buffer back
+            self._x = h = host(self, "buffer protocol")
+            return memoryview(h)
 
     @property
     def __array_interface__(self):
@@ -433,7 +447,7 @@ class ndarray(metaclass=_NdarrayMeta):
         """A view of the same GPU memory, as ``numpy.ndarray.view``: ``x.view(np.ndarray)`` and
         ``x.view(x.__class__)`` give a GPU view; another NumPy subclass lives on the host (a
         counted, warned copy, not a view)."""
-        if isinstance(dtype, builtins.type) and issubclass(dtype, ndarray):  # view(ArrayClass)
+        if isinstance(dtype, builtins.type) and issubclass(dtype, (ndarray, numpy.ndarray)):  # view(ArrayClass)
             dtype, type = None, dtype
         if type is not None and type is not ndarray and type is not numpy.ndarray:
             from . import _fallback
@@ -580,6 +594,23 @@ class ndarray(metaclass=_NdarrayMeta):
         if xu is None:
             return NotImplemented
         return getattr(xu, method)(*inputs, **kwargs)
+
+    def __array_function__(self, func, types, args, kwargs):
+        """NumPy's functions called on GPU arrays (``numpy.put_along_axis(x, ...)`` from code
+        that imported NumPy itself) run as xpshim's, on the GPU, as CuPy's do (NEP 18); where
+        xpshim hands out NumPy's own, NumPy's code runs (reading GPU arrays as counted copies)."""
+        from . import _namespace
+
+        if not all(t is ndarray or issubclass(t, numpy.ndarray) for t in types):
+            return NotImplemented
+        f = _namespace.function_for(func)
+        if f is None or _ARRAY_FUNCTION.active is func:  # (xpshim's own call of NumPy's func)
+            return func._implementation(*args, **kwargs)
+        outer, _ARRAY_FUNCTION.active = _ARRAY_FUNCTION.active, func
+        try:
+            return f(*args, **kwargs)
+        finally:
+            _ARRAY_FUNCTION.active = outer
 
     def __array_namespace__(self, api_version=None):
         import xpshim

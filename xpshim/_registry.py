@@ -67,10 +67,13 @@ ARRAY_PARAMS = frozenset({
     "condition", "condlist", "indices", "values", "weights", "xp", "fp", "p", "q", "c",
     "choices", "vals", "fill_value", "mask", "element", "test_elements", "bins",
     "coef", "pvals", "cov", "mean", "where", "a_min", "a_max", "rtol", "atol",
-    "seq_of_zeros", "u",
+    "seq_of_zeros", "u", "prototype",
 })
 # Parameters that take a sequence of array-likes: each element is converted.
 SEQUENCE_PARAMS = frozenset({"arrays", "tup", "condlist", "choicelist", "xi", "operands", "args", "arys"})
+# ... and where one function reads an array parameter as a sequence (histogramdd's bins: a count
+# or an array of edges per dimension, each keeping its dtype)
+SEQUENCE_PARAMS_OF = {"xpshim.histogramdd": frozenset({"bins"})}
 
 # ufunc methods CuPy lacks for most ufuncs, written as the CuPy reduction that is
 # exactly the same operation (ufunc.reduce's default axis is 0).

@@ -12,7 +12,7 @@ import numpy
 import numpy.lib._function_base_impl as _function_base_impl
 import numpy.lib._shape_base_impl as _shape_base_impl
 
-from . import implements
+from . import Decline, implements
 from ._rebind import rebind
 
 
@@ -29,6 +29,9 @@ def user(func):
 
     def call(*args, **kwargs):
         r = func(*wrap(list(args)), **{k: wrap(v) for k, v in kwargs.items()})
+        if isinstance(r, numpy.ndarray) and type(r) is not numpy.ndarray:
+            # a masked array, a user's subclass: NumPy's result keeps its class, on the host
+            raise Decline(f"the function answers a {type(r).__name__}, which has no GPU form")
         if type(r) in (list, tuple):
             return type(r)(dev(v, "returned by a function given to NumPy") for v in r)
         return dev(r, "returned by a function given to NumPy")
@@ -51,10 +54,11 @@ def apply_over_axes(func, a, axes):
 
 
 class _ArrayType(type):
-    """``isinstance(x, ndarray)`` in NumPy's code, true of device arrays too."""
+    """``isinstance(x, ndarray)`` in NumPy's code, true of device arrays too, but for 0-d ones:
+    they stand where NumPy has a scalar (an element ``condlist[0]``, a comparison ``x > 3``)."""
 
     def __instancecheck__(cls, x):
-        return isinstance(x, (numpy.ndarray, _xp().ndarray))
+        return isinstance(x, numpy.ndarray) or (isinstance(x, _xp().ndarray) and x.ndim > 0)
 
 
 class _ndarray(metaclass=_ArrayType):
@@ -66,4 +70,17 @@ _FB = rebind(_function_base_impl, {"ndarray": _ndarray})
 
 @implements("xpshim.piecewise", replaces=True)
 def piecewise(x, condlist, funclist, *args, **kw):
+    xp = _xp()
+    if isinstance(condlist, xp.ndarray) and condlist.ndim == 0:
+        condlist = [condlist]  # (NumPy's x > 3 of a 0-d x is a scalar, which it makes a list of one)
+    x = _FB.asanyarray(x)
+    if x.ndim == 0:
+        # 0-d: as one element (CuPy's 0-d arrays take no 0-d boolean mask); NumPy's functions
+        # get x[cond], one element, in both
+        if numpy.isscalar(condlist) or isinstance(condlist, xp.ndarray) and condlist.ndim == 0:
+            condlist = [condlist]
+        conds = _FB.asarray(condlist, dtype=bool)
+        if conds.ndim == 1:
+            return _FB.piecewise(x.reshape(1), list(conds.reshape(-1, 1)), [user(f) for f in funclist],
+                                 *args, **kw).reshape(())
     return _FB.piecewise(x, condlist, [user(f) for f in funclist], *args, **kw)

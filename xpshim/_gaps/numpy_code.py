@@ -1,8 +1,8 @@
 """NumPy functions CuPy lacks that are Python code over functions CuPy has: NumPy's own code
 run on CuPy (``_rebind``), so each is NumPy's algorithm, checks and exceptions, step for step
 on GPU arrays. numpy.polynomial.polynomial and polyutils, numpy.emath, and at the top level
-insert, geomspace, unstack, histogram_bin_edges, trim_zeros(axis=), quantile/percentile(weights=),
-polyder, polyint, polydiv.
+insert, geomspace, unstack, histogram_bin_edges, histogramdd, trim_zeros(axis=),
+quantile/percentile(weights=), polyder, polyint, polydiv, pad.
 """
 
 import numpy
@@ -85,6 +85,35 @@ _H = rebind(_histograms, {"_unsigned_subtract": _unsigned_subtract})
 # device namespace has as a function)
 patch_in(_histograms._get_bin_edges, _H, [("np.logical_and.reduce(keep)", "keep.all()")])
 _PI = rebind(_polynomial, {"eigvals": _eigvals})
+
+
+def _multi_index(multi_index, dims, *args, **kwargs):
+    # (histogramdd's dims are a NumPy array of counts: CuPy's ravel_multi_index wants ints)
+    return _xp().ravel_multi_index(multi_index, tuple(int(n) for n in dims), *args, **kwargs)
+
+
+# histogramdd: CuPy's takes a count or a GPU array of edges per dimension, not a mix with lists
+# (nor a list of samples); NumPy's own code, with its bin counts (nbin, shapes) kept on the host
+_HDD = rebind(_histograms, {"_unsigned_subtract": _unsigned_subtract, "np": on_device(
+    empty=lambda: numpy.empty, ones=lambda: numpy.ones, ravel_multi_index=lambda: _multi_index)})
+
+_histogramdd = (patched(_HDD.histogramdd, _HDD, [
+    ("hist.reshape(nbin)", "hist.reshape(tuple(nbin.tolist()))"),  # (CuPy's shapes: ints, not arrays)
+    ("minlength=nbin.prod()", "minlength=int(nbin.prod())"),
+    ("dedges[i].reshape(shape)", "dedges[i].reshape(tuple(shape.tolist()))")]) or _HDD.histogramdd)
+
+
+@implements("xpshim.histogramdd", replaces=True)
+def histogramdd(sample, bins=10, range=None, density=None, weights=None):
+    xp = _xp()
+    if isinstance(bins, xp.ndarray) and bins.ndim in (1, 2):
+        bins = bins.tolist() if bins.ndim == 1 else list(bins)  # (NumPy reads a count or edges per row)
+    if type(sample) in (list, tuple):  # D sequences of N values: NumPy's atleast_2d(sample).T
+        from ._rebind import _holds_device, array
+        from .. import _transfer
+        sample = xp.atleast_2d(array(sample) if _holds_device(sample, xp) else
+                               _transfer.to_device(numpy.asarray(sample), "histogramdd's samples")).T
+    return _histogramdd(sample, bins, range, density, weights)
 
 # (CuPy's argsort takes kind=None or "stable" only; NumPy's insert asks for "mergesort", the same thing)
 implements("xpshim.insert")(patched(_FB.insert, _FB, [("kind='mergesort'", "kind='stable'")]) or _FB.insert)
@@ -172,7 +201,18 @@ def _pad_asarray(x, *args, **kwargs):
     return xp.asarray(x, *args, **kwargs)
 
 
-_AP = rebind(_arraypad, {"_as_pairs": _as_pairs, "np": on_device(asarray=lambda: _pad_asarray)})
+def _pad_median(a, axis=None, keepdims=False, **kwargs):
+    # (stat_length=0: NumPy's median of no values is NaN; CuPy's raises)
+    xp = _xp()
+    if a.size:
+        return xp.median(a, axis=axis, keepdims=keepdims, **kwargs)
+    shape = tuple(1 if axis is None or i == axis else n for i, n in enumerate(a.shape)) if keepdims else \
+        tuple(n for i, n in enumerate(a.shape) if axis is not None and i != axis)
+    return xp.full(shape, numpy.nan, a.dtype if a.dtype.kind in "fc" else numpy.float64)
+
+
+_AP = rebind(_arraypad, {"_as_pairs": _as_pairs, "np": on_device(asarray=lambda: _pad_asarray,
+                                                                  median=lambda: _pad_median)})
 _AP_pairs = rebind(_arraypad)._as_pairs
 @implements("xpshim.pad", replaces=True)
 def pad(array, pad_width, mode="constant", **kwargs):
