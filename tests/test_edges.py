@@ -635,3 +635,121 @@ def test_a_buffer_of_a_gpu_array_outlives_its_release(gpu):
     junk = [numpy.full(4, 9, numpy.int8) for _ in range(100)]  # (freed memory handed out again)
     numpy.testing.assert_array_equal(view, [5, 7, 1, 2])
     assert len(junk) == 100
+
+
+def test_numpy_answers_of_the_ninth_run(gpu):
+    a, b = numpy.array([5, 7, 1, 2]), numpy.array([2, 4, 3, 1, 5])
+    for ri in (False, True):
+        want = numpy.intersect1d(a, b, assume_unique=True, return_indices=ri)
+        got = xpshim.intersect1d(xpshim.asarray(a), xpshim.asarray(b), assume_unique=True, return_indices=ri)
+        for g, w in zip(got if ri else [got], want if ri else [want]):
+            numpy.testing.assert_array_equal(xpshim.asnumpy(g), w)
+    x = numpy.arange(6.0)
+    gx = xpshim.asarray(x)
+    _same_or_same_error(lambda: numpy.array_split(x, 0), lambda: xpshim.array_split(gx, 0))
+    e = numpy.eye(3)
+    blk = xpshim.block(xpshim.asarray(e))
+    blk[0, 0] = 2
+    assert xpshim.asnumpy(blk)[0, 0] == 2 and e[0, 0] == 1
+    for orig, target in [((0,), ()), ((3,), (1,)), ((1, 2), (2, 1)), ((1,), -1), ((1,), (-1,)), ((1,), (4,))]:
+        _same_or_same_error(lambda: numpy.broadcast_to(numpy.zeros(orig), target),
+                            lambda: xpshim.broadcast_to(xpshim.zeros(orig), target))
+    for parts in ((1, 2, 3), [numpy.int32(1), numpy.int32(2)]):
+        _same_or_same_error(lambda: numpy.stack(parts), lambda: xpshim.stack(parts))
+    for trim in ("front", "", "fb", "B"):
+        _same_or_same_error(lambda: numpy.trim_zeros(numpy.array([0, 1, 0]), trim),
+                            lambda: xpshim.trim_zeros(xpshim.asarray(numpy.array([0, 1, 0])), trim))
+    for obj in ([100], [-100], [0, -1, 2, 2], numpy.array([[0, 1], [2, 1]])):
+        _same_or_same_error(lambda: numpy.delete(x, obj), lambda: xpshim.delete(gx, obj))
+    for v in (numpy.array([True, False, True]), numpy.array([0, 1, 2], numpy.int16), numpy.array([0, 2], numpy.uint8),
+              numpy.linspace(-2, 2, 5, dtype=numpy.float32)):
+        want, got = numpy.sinc(v), xpshim.sinc(xpshim.asarray(v))
+        assert got.dtype == want.dtype
+        numpy.testing.assert_allclose(xpshim.asnumpy(got), want, rtol=1e-6)
+
+
+def test_linalg_answers_numpys_named_tuples(gpu):
+    a = numpy.array([[2.0, 1.0], [1.0, 3.0]])
+    g = xpshim.asarray(a)
+    for name, fields in (("svd", ("U", "S", "Vh")), ("qr", ("Q", "R")), ("eigh", ("eigenvalues", "eigenvectors")),
+                         ("slogdet", ("sign", "logabsdet"))):
+        r, want = getattr(xpshim.linalg, name)(g), getattr(numpy.linalg, name)(a)
+        assert type(r).__name__ == type(want).__name__ and r._fields == fields
+        numpy.testing.assert_allclose(numpy.abs(xpshim.asnumpy(getattr(r, fields[1]))), numpy.abs(getattr(want, fields[1])))
+    assert type(xpshim.linalg.qr(g, mode="raw")) is tuple
+
+
+def test_functions_that_write_into_their_first_argument_write_there(gpu):
+    src = xpshim.asarray(numpy.arange(3.0))
+    d = numpy.zeros(3)
+    xpshim.copyto(d, src)
+    assert d.tolist() == [0.0, 1.0, 2.0]
+    d = numpy.zeros(4)
+    xpshim.put(d, [1, 2], xpshim.asarray(numpy.array([5.0, 6.0])))
+    assert d.tolist() == [0.0, 5.0, 6.0, 0.0]
+    g = xpshim.zeros(4)
+    numpy.put_along_axis(g, xpshim.asarray(numpy.array([3])), -9.0, axis=None)  # (NumPy's own, on a GPU array)
+    numpy.copyto(g[:1], 7.0)
+    assert xpshim.asnumpy(g).tolist() == [7.0, 0.0, 0.0, -9.0] and xpshim.get_device(g) == "gpu"
+    d = numpy.zeros(3)
+    numpy.copyto(d, src)  # (into a NumPy array: NumPy's own, reading the GPU array)
+    assert d.tolist() == [0.0, 1.0, 2.0]
+
+
+def test_unique_of_booleans_along_an_axis(gpu):
+    b = numpy.array([[True, False], [True, False], [False, True]])
+    for axis in (0, 1):
+        want = numpy.unique(b, axis=axis, return_counts=True)
+        got = xpshim.unique(xpshim.asarray(b), axis=axis, return_counts=True)
+        for g, w in zip(got, want):
+            assert xpshim.asnumpy(g).dtype == w.dtype
+            numpy.testing.assert_array_equal(xpshim.asnumpy(g), w)
+
+
+def test_ffts_from_many_threads_at_once(gpu):
+    # (NumPy's TestFFTThreadSafe: cuFFT's plans fail when many threads run them at once)
+    import threading
+
+    a = xpshim.asarray(numpy.ones((800, 200)) + 0j)
+    for name in ("fft", "ifft", "rfft", "irfft"):
+        f = getattr(xpshim.fft, name)
+        x = a.real.copy() if name == "rfft" else a
+        want = xpshim.asnumpy(f(x))
+        got, errors = [], []
+
+        def work():
+            try:
+                got.append(xpshim.asnumpy(f(x)))
+            except Exception as e:  # (reported below, with the others)
+                errors.append(repr(e))
+        threads = [threading.Thread(target=work) for _ in range(16)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert not errors and len(got) == 16, errors[:1]
+        for g in got:
+            numpy.testing.assert_array_equal(g, want)
+
+
+def test_nanvar_in_the_dtype_given_and_interp_of_complex_fp(gpu):
+    m = numpy.eye(3)
+    for nf, rf in ((numpy.nanvar, numpy.var), (numpy.nanstd, numpy.std), (numpy.nanmean, numpy.mean)):
+        for c in "efdFD":
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                want = rf(m, dtype=c, axis=1)
+                got = getattr(xpshim, nf.__name__)(xpshim.asarray(m), dtype=c, axis=1)
+            assert got.dtype == want.dtype, (nf.__name__, c, got.dtype, want.dtype)
+            numpy.testing.assert_allclose(xpshim.asnumpy(got), want, rtol=1e-3)
+        for dt in (bool, int):
+            with pytest.raises(TypeError):
+                getattr(xpshim, nf.__name__)(xpshim.asarray(m), axis=1, dtype=dt)
+    for xs, fs in (([numpy.nan, 1], [0, 10]), ([0, 1], [numpy.nan, 10]), ([0, numpy.nan], [0, 10]),
+                   ([0, 1], [0, numpy.nan]), ([0, 1, 2], [1, 2, 3])):
+        for sc in (lambda v: v + 0j, lambda v: v * 1j, lambda v: v - 2j * v):
+            fp = sc(numpy.array(fs, float))
+            want = numpy.interp(0.5, xs, fp)
+            got = xpshim.interp(0.5, xs, xpshim.asarray(fp))
+            assert got.shape == numpy.shape(want)
+            numpy.testing.assert_array_equal(xpshim.asnumpy(got), want)

@@ -568,6 +568,10 @@ CASES["xpshim.lib.stride_tricks.as_strided"] = [  # (check_bounds=: NumPy 2.5; i
       if "check_bounds" in inspect.signature(numpy.lib.stride_tricks.as_strided).parameters else []),
 ]
 
+CASES["xpshim.sinc"] = [  # (NumPy's own: integers and booleans become float64)
+    case("values", lambda D: ((D((3, 4)),), {}), dtypes=FLOAT + ("int16", "uint8", "bool", "int64", "complex128")),
+    case("0d", lambda D: ((D(()),), {}), dtypes=FLOAT),
+]
 CASES["xpshim.histogramdd"] = [  # (NumPy's own: counts and edges mixed per dimension, lists of samples)
     case("count", lambda D: ((D((30, 2), special=False, seed=4),), {"bins": 4}), dtypes=FLOAT + ("int64",)),
     case("mixed", lambda D: ((D((30, 2), special=False, seed=5), [3, [-10.0, 0.0, 0.5, 10.0]]), {})),

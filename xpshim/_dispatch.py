@@ -11,13 +11,15 @@ moves to the GPU.
 import functools
 import inspect
 import operator
+import threading
 
 import numpy
 
 from . import _backend, _config, _edges, _exact, _fallback, _gaps, _placement, _signatures, _transfer
 from ._errors import OutOfMemoryError
 from ._ndarray import dev, host, ndarray, wrap
-from ._registry import ARRAY_PARAMS, METHOD_ARRAY_ARGS, NO_OP_KWARGS, SEQUENCE_PARAMS, SEQUENCE_PARAMS_OF
+from ._registry import (ARRAY_PARAMS, METHOD_ARRAY_ARGS, NO_OP_KWARGS, SEQUENCE_PARAMS, SEQUENCE_PARAMS_OF,
+                        WRITES_INTO)
 
 _MISSING = object()
 
@@ -248,11 +250,24 @@ def _resolve_path(mod, path):
     return mod
 
 
+_FFT_LOCK = threading.Lock()
+
+
+def _one_at_a_time(f):
+    """``f`` (a CuPy FFT) called by one thread at a time: cuFFT's plans, run from many threads at
+    once, fail (CUFFT_EXEC_FAILED); NumPy's FFTs are thread-safe."""
+    @functools.wraps(f)
+    def g(*args, **kwargs):
+        with _FFT_LOCK:
+            return f(*args, **kwargs)
+    return g
+
+
 class Route:
     """One routed NumPy callable: its NumPy function and where CuPy's is."""
 
     __slots__ = ("name", "npf", "cupy_path", "spec", "_cpf", "_xp", "_accepts", "_gap", "edge", "dtype_at",
-                 "axis_at")
+                 "axis_at", "writes")
 
     def __init__(self, name, npf, cupy_path):
         self.name, self.npf, self.cupy_path = name, npf, cupy_path
@@ -261,6 +276,7 @@ class Route:
         self.spec = (pos, names, var, bool(pos) and pos[0][0] == 0 and name.rsplit(".", 1)[-1] not in _BY_VALUE)
         self.dtype_at = _dtype_position(npf)
         self.axis_at = _dtype_position(npf, "axis")
+        self.writes = name.rsplit(".", 1)[-1] in WRITES_INTO  # (into its first argument)
         self.edge = _edges.TABLE.get(name)  # NumPy's answer where CuPy's differs on an edge case
         self._cpf = self._xp = self._accepts = None
         self._gap = _MISSING
@@ -274,6 +290,8 @@ class Route:
                 self._cpf = None  # the gap table's version is used instead
             self._accepts = _signatures.accepted(self._cpf) if self._cpf is not None else None
             self._cpf = _exact.wrap(self.cupy_path, self._cpf)  # NumPy's formula where CuPy's loop differs
+            if self._cpf is not None and (self.cupy_path or "").startswith("fft."):
+                self._cpf = _one_at_a_time(self._cpf)
             self._xp = xp
         return self._cpf
 
@@ -299,6 +317,8 @@ class Route:
     def gpu(self, args, kwargs):
         if kwargs and type(kwargs.get("out")) is tuple and len(kwargs["out"]) == 1:
             kwargs = {**kwargs, "out": kwargs["out"][0]}  # (a ufunc's out=(a,): np.clip reached as a ufunc)
+        if self.writes and args and type(args[0]) is numpy.ndarray:  # (the write must land in it)
+            return self._on_host(args, kwargs, f"{self.name} into a NumPy array")
         if self.axis_at is not None:
             ak = _gpu_axis(args, kwargs, self.axis_at)
             if ak is not None:

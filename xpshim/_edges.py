@@ -21,13 +21,16 @@ where a sync is the price of NumPy's error (``linalg.inv`` on a singular matrix)
 * ``percentile``/``quantile`` and their nan versions of complex arrays raise NumPy's TypeError
   (CuPy's kernel fails to compile);
 * ``linalg.tensorsolve`` of empty arrays: NumPy's answer from no data (CuPy's reshape fails);
+  ``linalg.norm``'s axes checked as NumPy's (AxisError out of range);
 * ``linalg.tensorsolve`` of empty arrays: NumPy's answer from no data (CuPy's reshape fails);
+  ``linalg.norm``'s axes checked as NumPy's (AxisError out of range);
 * ``linalg.inv``/``cholesky``/``solve``: CuPy reports LAPACK's failures only when asked, so they
   run under ``cupyx.errstate(linalg="raise")``, as NumPy raises ``LinAlgError``;
 * complex ``nansum``, ``nanmean``, ``nanvar``, ``nanstd``, ``nancumsum``, ``nanmedian``: an element
   with one NaN part is dropped whole, as NumPy's isnan says (CuPy drops the NaN part alone);
 * ``nanvar``/``nanstd`` with a ddof that is not an integer (CuPy's kernel truncates it);
   ``nanmean``/``nanvar``/``nanstd`` of an inexact array refuse an integer dtype= or out=, as NumPy;
+  ``nanvar``/``nanstd`` with dtype= compute in it (CuPy's answers float64, or fails for complex);
 * ``zeros_like`` and the rest with ``shape=()`` make a 0-d array (CuPy reads () as not given);
 * ``convolve``/``correlate`` with NumPy's integer modes (0, 1, 2);
 * ``linalg.eigh``/``eigvalsh`` with ``UPLO="l"`` or ``"u"`` (NumPy upper-cases it);
@@ -38,7 +41,8 @@ where a sync is the price of NumPy's error (``linalg.inv`` on a singular matrix)
 * ``histogram`` of integers narrower than int64 counts them as int64 (CuPy's overflows int8 ranges);
 * ``percentile``/``quantile`` check that every q is in range (CuPy's passes when any one is);
 * ``nan_to_num(x, copy=False)`` answers ``x`` itself; ``gradient`` answers a tuple (CuPy's a list); ``ix_`` of an empty array keeps its dtype;
-* ``unique`` of a 1-d array along its axis merges NaNs by ``equal_nan`` as without an axis;
+* ``unique`` of a 1-d array along its axis merges NaNs by ``equal_nan`` as without an axis; of a
+  boolean array along an axis it runs as uint8 (CuPy's subtracts booleans);
 * ``rollaxis`` raises NumPy's AxisError; ``tensordot`` contracting no axes of a 0-d input is the
   outer product; ``concatenate(..., axis=None)`` of 0-d arrays flattens them; ``packbits``'s
   ``bitorder`` is read by its first letter, as NumPy's;
@@ -47,6 +51,11 @@ where a sync is the price of NumPy's error (``linalg.inv`` on a singular matrix)
   own edges, then CuPy's counts (CuPy takes a count or an array of edges only);
 * ``fftn``, ``rfft2`` and the rest with -1 in ``s``: the whole input along that axis, as
   NumPy 2 (CuPy reads -1 as a length);
+* ``linalg.svd``, ``qr``, ``eig``, ``eigh`` and ``slogdet`` answer NumPy's named tuples (``.U``, ``.Q``);
+* ``intersect1d(..., assume_unique=True)`` sorts first (CuPy's searches unsorted input as sorted: wrong
+  answers); ``array_split`` into 0 sections, ``broadcast_to`` of a shape NumPy refuses, ``delete`` of
+  indices out of bounds and ``trim_zeros`` with another trim raise NumPy's errors; ``block`` of one
+  array copies it; ``stack`` of numbers reads them as 0-d arrays;
 * ``array_equal``, ``array_equiv`` and ``allclose`` answer a Python bool, as NumPy's (CuPy's a
   0-d array); ``isclose`` of a float32 array and a Python float compares in float32 (NEP 50).
 """
@@ -122,7 +131,8 @@ def _interp(args, kwargs):
     cplx = isinstance(fp, xp.ndarray) and fp.dtype.kind == "c"
     if not cplx and all(not isinstance(v, xp.ndarray) or v.flags.c_contiguous for v in args[:3]):
         return PASS
-    args = [xp.ascontiguousarray(v) if isinstance(v, xp.ndarray) else v for v in args[:3]] + list(args[3:])
+    args = [xp.ascontiguousarray(v) if isinstance(v, xp.ndarray) and not v.flags.c_contiguous else v
+            for v in args[:3]] + list(args[3:])  # (ascontiguousarray makes a 0-d x 1-d)
     if not cplx or len(args) < 3:
         return xp.interp(*args, **kwargs)
     left, right = _arg(args, kwargs, 3, "left"), _arg(args, kwargs, 4, "right")
@@ -222,6 +232,24 @@ def _inexact_only(name):
     return edge
 
 
+def _in_dtype(name, rest):
+    """nanvar/nanstd with dtype=: computed on the array cast to it, as NumPy's (CuPy's answers
+    float64 for float16 and float32, and fails to compile for complex); the rest as ``rest``."""
+    def edge(args, kwargs):
+        xp = _backend.xp
+        a, dtype = _arg(args, kwargs, 0, "a"), _arg(args, kwargs, 2, "dtype")
+        if dtype is None or not isinstance(a, xp.ndarray) or numpy.dtype(dtype).kind not in "fc" or \
+                numpy.dtype(dtype).itemsize > 16 or _arg(args, kwargs, 3, "out") is not None:
+            return rest(args, kwargs)
+        a2, k2 = _with(args, kwargs, 0, "a", a.astype(dtype, copy=False))
+        a2, k2 = _with(a2, k2, 2, "dtype", None)
+        r = rest(a2, k2)
+        r = getattr(xp, name)(*a2, **k2) if r is PASS else r
+        # (NumPy's variance of real data in a complex dtype is complex, of complex data real)
+        return r.astype(dtype) if numpy.dtype(dtype).kind == "c" and a.dtype.kind != "c" else r
+    return edge
+
+
 def _fractional_ddof(name, rest):
     """nanvar/nanstd with a ddof that is not an integer: CuPy's kernel takes an integer (0.5
     becomes 0). The ddof=0 variance (through ``rest``, the other edges) times n / (n - ddof),
@@ -276,6 +304,23 @@ def _mode_number(name):
         mode = ("valid", "same", "full")[int(mode)]
         args, kwargs = _with(args, kwargs, 2, "mode", mode)
         return getattr(_backend.xp, name)(*args, **kwargs)
+    return edge
+
+
+def _named(name, result, rest=None):
+    """linalg's results as NumPy's named tuples (``svd(a).U``, ``qr(a).Q``, ``eigh(a).eigenvalues``,
+    ``slogdet(a).logabsdet``); CuPy's are plain tuples. ``rest``: the name's other edge cases."""
+    cls = getattr(getattr(numpy.linalg, "_linalg", None), result, None)
+
+    def edge(args, kwargs):
+        r = rest(args, kwargs) if rest is not None else PASS
+        if r is PASS:
+            r = getattr(_backend.xp.linalg, name)(*args, **kwargs)
+        if cls is None or type(r) is not tuple or len(r) != len(cls._fields):
+            return r
+        if name == "qr" and _arg(args, kwargs, 1, "mode", "reduced") not in ("reduced", "complete"):
+            return r  # (mode="raw": NumPy's plain (h, tau))
+        return cls(*r)
     return edge
 
 
@@ -496,6 +541,109 @@ def _isclose(args, kwargs):
     return xp.isclose(*args, **kwargs)
 
 
+def _intersect1d(args, kwargs):
+    """intersect1d(..., assume_unique=True): CuPy's searches the second array as if sorted (wrong
+    answers for unsorted input); both are sorted first, so the answer is NumPy's (sorted), and
+    return_indices point into the inputs."""
+    xp = _backend.xp
+    a1, a2 = _arg(args, kwargs, 0, "ar1"), _arg(args, kwargs, 1, "ar2")
+    if not _arg(args, kwargs, 2, "assume_unique", False) or not (
+            isinstance(a1, xp.ndarray) and isinstance(a2, xp.ndarray)):
+        return PASS
+    ri = _arg(args, kwargs, 3, "return_indices", False)
+    a1, a2 = a1.ravel(), a2.ravel()
+    o1, o2 = xp.argsort(a1), xp.argsort(a2)
+    r = xp.intersect1d(a1[o1], a2[o2], assume_unique=True, return_indices=ri)
+    return (r[0], o1[r[1]], o2[r[2]]) if ri else r
+
+
+def _array_split(args, kwargs):
+    """array_split into 0 sections: NumPy's ValueError (CuPy's divides by zero)."""
+    n = _arg(args, kwargs, 1, "indices_or_sections")
+    if type(n) is int and n <= 0:
+        raise ValueError("number sections must be larger than 0.")
+    return PASS
+
+
+def _block(args, kwargs):
+    """block of one array: a copy, as NumPy's (CuPy's answers the array itself)."""
+    a = _arg(args, kwargs, 0, "arrays")
+    if not isinstance(a, _backend.xp.ndarray):
+        return PASS
+    r = _backend.xp.block(a)
+    return r.copy() if r is a or (r.size and r.data.ptr == a.data.ptr) else r
+
+
+def _broadcast_to(args, kwargs):
+    """broadcast_to checks the shapes as NumPy does (on a view of no data); CuPy's takes a -1,
+    or a shape of fewer dimensions, where NumPy raises ValueError."""
+    a, shape = _arg(args, kwargs, 0, "array"), _arg(args, kwargs, 1, "shape")
+    if isinstance(a, _backend.xp.ndarray):
+        numpy.broadcast_to(numpy.broadcast_to(numpy.empty((), a.dtype), a.shape), shape)
+    return PASS
+
+
+def _stack(args, kwargs):
+    """stack of numbers or NumPy scalars ((1, 2, 3)): each read as a 0-d array, as NumPy's."""
+    xp = _backend.xp
+    arrays = _arg(args, kwargs, 0, "arrays")
+    if type(arrays) not in (list, tuple) or all(isinstance(v, xp.ndarray) for v in arrays):
+        return PASS
+    parts = [v if isinstance(v, xp.ndarray) else xp.asarray(numpy.asarray(v)) for v in arrays]
+    args, kwargs = _with(args, kwargs, 0, "arrays", parts)
+    return xp.stack(*args, **kwargs)
+
+
+def _trim_zeros(args, kwargs):
+    """trim_zeros with a trim that is not "f", "b", "fb" or "bf": NumPy's ValueError."""
+    trim = _arg(args, kwargs, 1, "trim", "fb")
+    if type(trim) is str and trim.lower() not in ("fb", "bf", "f", "b"):
+        raise ValueError(f"unexpected character(s) in `trim`: {trim!r}")
+    return PASS
+
+
+def _delete(args, kwargs):
+    """delete of integer indices out of bounds: NumPy's IndexError (CuPy's ignores them)."""
+    xp = _backend.xp
+    arr, obj, axis = _arg(args, kwargs, 0, "arr"), _arg(args, kwargs, 1, "obj"), _arg(args, kwargs, 2, "axis")
+    if not isinstance(arr, xp.ndarray) or isinstance(obj, (slice, bool, int, numpy.integer)):
+        return PASS
+    idx = obj if isinstance(obj, xp.ndarray) else numpy.asarray(obj)
+    if idx.dtype.kind not in "iu" or idx.size == 0:
+        return PASS
+    ax = 0 if axis is None else normalize_axis_index(axis, arr.ndim)
+    n = arr.size if axis is None else arr.shape[ax]
+    lo, hi = int(idx.min()), int(idx.max())  # (one sync, as NumPy's check)
+    if lo < -n or hi >= n:
+        raise IndexError(f"index {hi if hi >= n else lo} is out of bounds for axis {ax} with size {n}")
+    return PASS
+
+
+def _unique_bool_axis(args, kwargs):
+    """unique of a boolean array along an axis: as uint8 and back (CuPy's compares rows by
+    subtraction, which it refuses for booleans)."""
+    xp = _backend.xp
+    a, axis = _arg(args, kwargs, 0, "ar"), _arg(args, kwargs, 4, "axis")
+    if not isinstance(a, xp.ndarray) or a.dtype != numpy.bool_ or axis is None:
+        return PASS
+    args, kwargs = _with(args, kwargs, 0, "ar", a.view(numpy.uint8))
+    r = xp.unique(*args, **kwargs)
+    return (r[0].view(numpy.bool_), *r[1:]) if type(r) is tuple else r.view(numpy.bool_)
+
+
+def _norm_axes(args, kwargs):
+    """linalg.norm with axes out of range or repeated: NumPy's AxisError / ValueError (CuPy's
+    ValueError for both)."""
+    a, axis = _arg(args, kwargs, 0, "x"), _arg(args, kwargs, 2, "axis")
+    if axis is None or not isinstance(a, _backend.xp.ndarray):
+        return PASS
+    axes = (axis,) if isinstance(axis, (int, numpy.integer)) else tuple(axis)
+    if len(axes) > 2:
+        raise ValueError("Improper number of dimensions to norm.")
+    normalize_axis_tuple(axes, a.ndim)  # (AxisError out of range; ValueError for a repeated axis)
+    return PASS
+
+
 def _python_bool(name):
     """array_equal, array_equiv, allclose: NumPy answers a Python bool (``res is True`` holds);
     CuPy a 0-d GPU array. The answer is read back (one sync, as ``if np.allclose(...)`` costs)."""
@@ -674,8 +822,8 @@ TABLE = {
                              _complex_nan("nanmean", complex(numpy.nan, numpy.nan), "nanmean")),
     "xpshim.nanmedian": _first(_empty_reduction("nanmedian"),
                                _complex_nan("nanmedian", complex(numpy.nan, numpy.nan), "nanmedian")),
-    **{f"xpshim.{n}": _first(_inexact_only(n), _fractional_ddof(n, _first(
-        _empty_reduction(n), _complex_nan(n, complex(numpy.nan, numpy.nan), n)))) for n in ("nanvar", "nanstd")},
+    **{f"xpshim.{n}": _first(_inexact_only(n), _in_dtype(n, _fractional_ddof(n, _first(
+        _empty_reduction(n), _complex_nan(n, complex(numpy.nan, numpy.nan), n))))) for n in ("nanvar", "nanstd")},
     **{f"xpshim.{n}": _complex_nan(n, complex(numpy.nan, numpy.nan), n) for n in ("nansum", "nancumsum")},
     **{f"xpshim.{n}": _first(_real_only(n), _q_in_range(n), _nan_propagates(n)) for n in ("percentile", "quantile")},
     **{f"xpshim.{n}": _first(_real_only(n), _q_in_range(n)) for n in ("nanpercentile", "nanquantile")},
@@ -686,16 +834,27 @@ TABLE = {
     **{f"xpshim.{n}": _mode_number(n) for n in ("convolve", "correlate")},
     "xpshim.require": _require,
     "xpshim.rollaxis": _rollaxis,
-    "xpshim.unique": _unique_1d_axis,
+    "xpshim.unique": _first(_unique_bool_axis, _unique_1d_axis),
     "xpshim.nan_to_num": _nan_to_num,
+    "xpshim.intersect1d": _intersect1d,
+    "xpshim.array_split": _array_split,
+    "xpshim.block": _block,
+    "xpshim.broadcast_to": _broadcast_to,
+    "xpshim.stack": _stack,
+    "xpshim.trim_zeros": _trim_zeros,
+    "xpshim.delete": _delete,
     "xpshim.tensordot": _tensordot,
     "xpshim.concatenate": _concatenate_flat,
     **{f"xpshim.{n}": _bitorder(n) for n in ("packbits", "unpackbits")},
     "xpshim.gradient": _gradient,
     "xpshim.ix_": lambda args, kwargs: _ix(*args) if not kwargs else PASS,
-    **{f"xpshim.linalg.{n}": _uplo(n) for n in ("eigh", "eigvalsh")},
+    "xpshim.linalg.eigh": _named("eigh", "EighResult", _uplo("eigh")),
+    "xpshim.linalg.eigvalsh": _uplo("eigvalsh"),
+    **{f"xpshim.linalg.{n}": _named(n, r) for n, r in (("svd", "SVDResult"), ("qr", "QRResult"),
+                                                        ("eig", "EigResult"), ("slogdet", "SlogdetResult"))},
     "xpshim.linalg.inv": _linalg_raises("inv"),
     "xpshim.linalg.tensorsolve": _on_host_when_empty("linalg.tensorsolve"),
+    "xpshim.linalg.norm": _norm_axes,
     "xpshim.linalg.cholesky": _linalg_raises("cholesky"),
 }
 for _n, _at in (("median", 2), ("nanmedian", 2), ("percentile", 3), ("quantile", 3), ("nanpercentile", 3),

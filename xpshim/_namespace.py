@@ -31,6 +31,7 @@ def ufunc_for(npu):
 _functions = {}  # numpy function -> xpshim's (None: not routed)
 
 
+
 def function_for(npf):
     """xpshim's function for NumPy's ``npf`` (what ``__array_function__`` calls), or None where
     xpshim hands out NumPy's own (``np.shape``) or routes no such name."""

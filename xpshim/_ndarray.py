@@ -22,6 +22,7 @@ import threading
 import numpy
 
 from . import _backend, _config, _exact, _placement, _transfer
+from ._registry import WRITES_INTO
 
 _new = object.__new__
 
@@ -596,14 +597,16 @@ class ndarray(metaclass=_NdarrayMeta):
         return getattr(xu, method)(*inputs, **kwargs)
 
     def __array_function__(self, func, types, args, kwargs):
-        """NumPy's functions called on GPU arrays (``numpy.put_along_axis(x, ...)`` from code
-        that imported NumPy itself) run as xpshim's, on the GPU, as CuPy's do (NEP 18); where
-        xpshim hands out NumPy's own, NumPy's code runs (reading GPU arrays as counted copies)."""
+        """NumPy's functions called on GPU arrays by code that imported NumPy itself: NumPy's
+        code, reading GPU arrays as counted host copies, as without this protocol; but those
+        that write into an argument (``numpy.put_along_axis(x, ...)``, ``copyto``, ``place``, ...)
+        run as xpshim's, on the GPU, so that the write lands in ``x`` and not in a lost copy."""
         from . import _namespace
 
         if not all(t is ndarray or issubclass(t, numpy.ndarray) for t in types):
             return NotImplemented
-        f = _namespace.function_for(func)
+        f = _namespace.function_for(func) if func.__name__ in WRITES_INTO and args and \
+            type(args[0]) is ndarray else None  # (the array written into is a GPU array)
         if f is None or _ARRAY_FUNCTION.active is func:  # (xpshim's own call of NumPy's func)
             return func._implementation(*args, **kwargs)
         outer, _ARRAY_FUNCTION.active = _ARRAY_FUNCTION.active, func

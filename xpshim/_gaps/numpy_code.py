@@ -2,7 +2,7 @@
 run on CuPy (``_rebind``), so each is NumPy's algorithm, checks and exceptions, step for step
 on GPU arrays. numpy.polynomial.polynomial and polyutils, numpy.emath, and at the top level
 insert, geomspace, unstack, histogram_bin_edges, histogramdd, trim_zeros(axis=),
-quantile/percentile(weights=), polyder, polyint, polydiv, pad.
+quantile/percentile(weights=), polyder, polyint, polydiv, pad, sinc.
 """
 
 import numpy
@@ -100,7 +100,8 @@ _HDD = rebind(_histograms, {"_unsigned_subtract": _unsigned_subtract, "np": on_d
 _histogramdd = (patched(_HDD.histogramdd, _HDD, [
     ("hist.reshape(nbin)", "hist.reshape(tuple(nbin.tolist()))"),  # (CuPy's shapes: ints, not arrays)
     ("minlength=nbin.prod()", "minlength=int(nbin.prod())"),
-    ("dedges[i].reshape(shape)", "dedges[i].reshape(tuple(shape.tolist()))")]) or _HDD.histogramdd)
+    ("dedges[i].reshape(shape)", "dedges[i].reshape(tuple(shape.tolist()))"),
+    ("hist.astype(float, casting='safe')", "hist.astype(float)")]) or _HDD.histogramdd)  # (counts: safe)
 
 
 @implements("xpshim.histogramdd", replaces=True)
@@ -118,6 +119,9 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
 # (CuPy's argsort takes kind=None or "stable" only; NumPy's insert asks for "mergesort", the same thing)
 implements("xpshim.insert")(patched(_FB.insert, _FB, [("kind='mergesort'", "kind='stable'")]) or _FB.insert)
 implements("xpshim.geomspace")(_CF.geomspace)
+# (CuPy's sinc is a ufunc of the input's float kind: float16 of bool, float32 of int16; NumPy's
+# multiplies by pi first, which makes integers and booleans float64)
+implements("xpshim.sinc", replaces=True)(_FB.sinc)
 implements("xpshim.unstack")(_SB.unstack)
 implements("xpshim.histogram_bin_edges")(_H.histogram_bin_edges)
 implements("xpshim.polyder")(_PI.polyder)
