@@ -753,3 +753,34 @@ def test_nanvar_in_the_dtype_given_and_interp_of_complex_fp(gpu):
             got = xpshim.interp(0.5, xs, xpshim.asarray(fp))
             assert got.shape == numpy.shape(want)
             numpy.testing.assert_array_equal(xpshim.asnumpy(got), want)
+
+
+def test_cov_weights_and_average_weights_along_axes(gpu):
+    x = numpy.array([[0.0, 2.0, 1.0], [1.0, 1.0, 0.0]])
+    for kw in ({"fweights": numpy.array([1, -1, 2])}, {"aweights": numpy.array([1.0, -1.0, 2.0])},
+               {"fweights": numpy.array([1, 2, 2]), "aweights": numpy.array([1.0, 0.5, 2.0])}):
+        _same_or_same_error(lambda: numpy.cov(x, **kw),
+                            lambda: xpshim.cov(xpshim.asarray(x), **{k: xpshim.asarray(v) for k, v in kw.items()}))
+    y = numpy.arange(12.0).reshape(2, 2, 3)
+    w = numpy.array([0., 0., 1., .5, .5, 0., 0., .5, .5, 1., 0., 0.]).reshape(2, 2, 3)
+    for sub, axis in ((w[:, :, 0], (0, 1)), (w[1], (1, 2)), (w[:, 0, :], (0, 2)), (w[:, :, 0], (0, 1, 2))):
+        _same_or_same_error(lambda: numpy.average(y, axis=axis, weights=sub),
+                            lambda: xpshim.average(xpshim.asarray(y), axis=axis, weights=xpshim.asarray(sub)))
+
+
+def test_gradient_with_spacings_given_as_lists(gpu):
+    f = numpy.arange(25.0).reshape(5, 5) ** 2
+    dx = [1.0, 2.0, 5.0, 9.0, 11.0]
+    for spacing in ((dx, dx), (numpy.cumsum(numpy.ones(5)), 2), (1.5,)):
+        want = numpy.gradient(f, *spacing)
+        got = xpshim.gradient(xpshim.asarray(f), *[xpshim.asarray(s) if isinstance(s, numpy.ndarray) else s
+                                                    for s in spacing])
+        for g, w in zip(got, want):
+            numpy.testing.assert_allclose(xpshim.asnumpy(g), w, rtol=1e-12)
+
+
+def test_ediff1d_ends_given_as_numbers_and_lists(gpu):
+    for arr in (numpy.array([]), numpy.array([1]), numpy.array([1, 2]), numpy.array([1.0, 4.0, 9.0])):
+        for kw in ({}, {"to_begin": 0}, {"to_end": 0}, {"to_begin": -1, "to_end": 0}, {"to_begin": [5, 6], "to_end": [7, 8]},
+                   {"to_begin": numpy.nan}, {"to_end": [7.5]}):
+            _same_or_same_error(lambda: numpy.ediff1d(arr, **kw), lambda: xpshim.ediff1d(xpshim.asarray(arr), **kw))

@@ -55,7 +55,9 @@ where a sync is the price of NumPy's error (``linalg.inv`` on a singular matrix)
 * ``intersect1d(..., assume_unique=True)`` sorts first (CuPy's searches unsorted input as sorted: wrong
   answers); ``array_split`` into 0 sections, ``broadcast_to`` of a shape NumPy refuses, ``delete`` of
   indices out of bounds and ``trim_zeros`` with another trim raise NumPy's errors; ``block`` of one
-  array copies it; ``stack`` of numbers reads them as 0-d arrays;
+  array copies it; ``stack`` of numbers reads them as 0-d arrays; ``cov`` refuses negative weights;
+  ``average`` with weights matching some axes (NumPy 2) runs NumPy's code; ``ediff1d`` takes
+  numbers and lists as ``to_begin``/``to_end``;
 * ``array_equal``, ``array_equiv`` and ``allclose`` answer a Python bool, as NumPy's (CuPy's a
   0-d array); ``isclose`` of a float32 array and a Python float compares in float32 (NEP 50).
 """
@@ -413,7 +415,11 @@ def _q_in_range(name):
 
 
 def _gradient(args, kwargs):
-    """gradient of several axes: NumPy answers a tuple, CuPy a list."""
+    """gradient of several axes: NumPy answers a tuple, CuPy a list; spacings given as lists are
+    coordinates, as NumPy reads them (CuPy takes arrays and numbers)."""
+    if any(type(v) in (list, tuple) for v in args[1:]):
+        args = (args[0], *(_transfer.to_device(numpy.asarray(v), "gradient's spacing") if type(v) in (list, tuple)
+                           else v for v in args[1:]))
     r = _backend.xp.gradient(*args, **kwargs)
     return tuple(r) if type(r) is list else r
 
@@ -644,6 +650,42 @@ def _norm_axes(args, kwargs):
     return PASS
 
 
+def _cov_weights(args, kwargs):
+    """cov with negative fweights or aweights: NumPy's ValueError (CuPy's skips the check, one
+    reduction and a sync, which NumPy's check costs too)."""
+    xp = _backend.xp
+    for name, at in (("fweights", 5), ("aweights", 6)):
+        w = _arg(args, kwargs, at, name)
+        if isinstance(w, xp.ndarray) and w.size and bool((w < 0).any()):
+            raise ValueError(f"{name} cannot be negative")
+    return PASS
+
+
+def _average(args, kwargs):
+    """average with weights of another shape than the array's, along the axes they match
+    (NumPy 2): NumPy's own code on CuPy (CuPy's takes 1-d weights only)."""
+    xp = _backend.xp
+    a, w = _arg(args, kwargs, 0, "a"), _arg(args, kwargs, 2, "weights")
+    if not isinstance(a, xp.ndarray) or not isinstance(w, xp.ndarray) or w.shape == a.shape or w.ndim <= 1:
+        return PASS
+    from ._gaps.numpy_code import _FB
+    return _FB.average(*args, **kwargs)
+
+
+def _ediff1d(args, kwargs):
+    """ediff1d with to_begin/to_end given as numbers or lists: read as arrays, as NumPy's (CuPy's
+    takes GPU arrays only; its casting check is then NumPy's)."""
+    xp = _backend.xp
+    ends = [(i, n) for i, n in ((1, "to_end"), (2, "to_begin"))
+            if (v := _arg(args, kwargs, i, n)) is not None and not isinstance(v, xp.ndarray)]
+    if not ends:
+        return PASS
+    for i, n in ends:
+        args, kwargs = _with(args, kwargs, i, n, _transfer.to_device(numpy.asarray(_arg(args, kwargs, i, n)),
+                                                                     f"ediff1d's {n}"))
+    return xp.ediff1d(*args, **kwargs)
+
+
 def _python_bool(name):
     """array_equal, array_equiv, allclose: NumPy answers a Python bool (``res is True`` holds);
     CuPy a 0-d GPU array. The answer is read back (one sync, as ``if np.allclose(...)`` costs)."""
@@ -836,6 +878,9 @@ TABLE = {
     "xpshim.rollaxis": _rollaxis,
     "xpshim.unique": _first(_unique_bool_axis, _unique_1d_axis),
     "xpshim.nan_to_num": _nan_to_num,
+    "xpshim.cov": _cov_weights,
+    "xpshim.ediff1d": _ediff1d,
+    "xpshim.average": _average,
     "xpshim.intersect1d": _intersect1d,
     "xpshim.array_split": _array_split,
     "xpshim.block": _block,
