@@ -784,3 +784,23 @@ def test_ediff1d_ends_given_as_numbers_and_lists(gpu):
         for kw in ({}, {"to_begin": 0}, {"to_end": 0}, {"to_begin": -1, "to_end": 0}, {"to_begin": [5, 6], "to_end": [7, 8]},
                    {"to_begin": numpy.nan}, {"to_end": [7.5]}):
             _same_or_same_error(lambda: numpy.ediff1d(arr, **kw), lambda: xpshim.ediff1d(xpshim.asarray(arr), **kw))
+
+
+def test_numpy_2_5_deprecations_and_i0_of_complex(gpu):
+    a = numpy.array([[1, 2], [3, 4]])
+    g = xpshim.asarray(a)
+    if tuple(int(v) for v in numpy.__version__.split(".")[:2]) >= (2, 5):
+        with pytest.warns(DeprecationWarning, match="not an integer type has been deprecated"):
+            r = xpshim.rot90(g, k=2.25)
+        with pytest.warns(DeprecationWarning, match="numpy.fix is deprecated"):
+            xpshim.fix(g)
+    else:
+        r = xpshim.rot90(g, k=2)
+    numpy.testing.assert_array_equal(xpshim.asnumpy(r), numpy.rot90(a, k=2))
+    with pytest.raises(TypeError):
+        xpshim.i0(xpshim.asarray(numpy.array([1 + 1j])))
+    numpy.testing.assert_allclose(xpshim.asnumpy(xpshim.i0(xpshim.asarray(numpy.array([0.5, 2.0])))),
+                                  numpy.i0(numpy.array([0.5, 2.0])), rtol=1e-12)
+    for shape in ((0, 3), (3, 0), (0, 0)):
+        _same_or_same_error(lambda: numpy.linalg.matrix_rank(numpy.zeros(shape)),
+                            lambda: xpshim.linalg.matrix_rank(xpshim.zeros(shape)))

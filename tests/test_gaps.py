@@ -568,6 +568,14 @@ CASES["xpshim.lib.stride_tricks.as_strided"] = [  # (check_bounds=: NumPy 2.5; i
       if "check_bounds" in inspect.signature(numpy.lib.stride_tricks.as_strided).parameters else []),
 ]
 
+CASES["xpshim.select"] = [  # (NumPy's checks and dtypes: Python numbers weak, conditions booleans only)
+    case("basic", lambda D: (([D((4,), "bool", seed=1), D((4,), "bool", seed=2)], [D((4,)), D((4,), seed=3)]), {})),
+    case("default", lambda D: (([D((3, 4), "bool", seed=1)], [D((3, 4))]), {"default": 7})),
+    case("broadcast", lambda D: (([numpy.array(True), D((3,), "bool", seed=2)], [1, D((4, 3))]), {})),
+    case("complex-default", lambda D: (([D((4,), "bool", seed=1)], [D((4,))]), {"default": 1j}), dtypes=FLOAT + ("int8",)),
+    case("int-conditions", lambda D: (([D((4,), "int64", seed=1)], [D((4,))]), {}), dtypes=FLOAT, layouts=("c",)),
+    case("lengths", lambda D: (([D((4,), "bool")], [D((4,)), D((4,))]), {}), dtypes=FLOAT, layouts=("c",)),
+]
 CASES["xpshim.sinc"] = [  # (NumPy's own: integers and booleans become float64)
     case("values", lambda D: ((D((3, 4)),), {}), dtypes=FLOAT + ("int16", "uint8", "bool", "int64", "complex128")),
     case("0d", lambda D: ((D(()),), {}), dtypes=FLOAT),

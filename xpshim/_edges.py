@@ -20,9 +20,11 @@ where a sync is the price of NumPy's error (``linalg.inv`` on a singular matrix)
   back in the array's dtype, CuPy in float64 (they differ at halfway values);
 * ``percentile``/``quantile`` and their nan versions of complex arrays raise NumPy's TypeError
   (CuPy's kernel fails to compile);
-* ``linalg.tensorsolve`` of empty arrays: NumPy's answer from no data (CuPy's reshape fails);
+* ``linalg.tensorsolve`` and ``matrix_rank`` of empty arrays: NumPy's answer from no data (CuPy's
+  reshape fails, and its maximum of nothing);
   ``linalg.norm``'s axes checked as NumPy's (AxisError out of range);
-* ``linalg.tensorsolve`` of empty arrays: NumPy's answer from no data (CuPy's reshape fails);
+* ``linalg.tensorsolve`` and ``matrix_rank`` of empty arrays: NumPy's answer from no data (CuPy's
+  reshape fails, and its maximum of nothing);
   ``linalg.norm``'s axes checked as NumPy's (AxisError out of range);
 * ``linalg.inv``/``cholesky``/``solve``: CuPy reports LAPACK's failures only when asked, so they
   run under ``cupyx.errstate(linalg="raise")``, as NumPy raises ``LinAlgError``;
@@ -54,13 +56,15 @@ where a sync is the price of NumPy's error (``linalg.inv`` on a singular matrix)
 * ``linalg.svd``, ``qr``, ``eig``, ``eigh`` and ``slogdet`` answer NumPy's named tuples (``.U``, ``.Q``);
 * ``intersect1d(..., assume_unique=True)`` sorts first (CuPy's searches unsorted input as sorted: wrong
   answers); ``array_split`` into 0 sections, ``broadcast_to`` of a shape NumPy refuses, ``delete`` of
-  indices out of bounds and ``trim_zeros`` with another trim raise NumPy's errors; ``block`` of one
-  array copies it; ``stack`` of numbers reads them as 0-d arrays; ``cov`` refuses negative weights;
+  indices out of bounds and ``trim_zeros`` with another trim raise NumPy's errors; ``stack`` of numbers reads them as 0-d arrays; ``cov`` refuses negative weights;
   ``average`` with weights matching some axes (NumPy 2) runs NumPy's code; ``ediff1d`` takes
-  numbers and lists as ``to_begin``/``to_end``;
+  numbers and lists as ``to_begin``/``to_end``; ``i0`` of complex values raises NumPy's TypeError;
+  with NumPy 2.5, ``rot90`` with a k that is not an integer and ``fix`` warn as NumPy's (deprecated);
 * ``array_equal``, ``array_equiv`` and ``allclose`` answer a Python bool, as NumPy's (CuPy's a
   0-d array); ``isclose`` of a float32 array and a Python float compares in float32 (NEP 50).
 """
+
+import operator
 
 import numpy
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
@@ -571,15 +575,6 @@ def _array_split(args, kwargs):
     return PASS
 
 
-def _block(args, kwargs):
-    """block of one array: a copy, as NumPy's (CuPy's answers the array itself)."""
-    a = _arg(args, kwargs, 0, "arrays")
-    if not isinstance(a, _backend.xp.ndarray):
-        return PASS
-    r = _backend.xp.block(a)
-    return r.copy() if r is a or (r.size and r.data.ptr == a.data.ptr) else r
-
-
 def _broadcast_to(args, kwargs):
     """broadcast_to checks the shapes as NumPy does (on a view of no data); CuPy's takes a -1,
     or a shape of fewer dimensions, where NumPy raises ValueError."""
@@ -684,6 +679,50 @@ def _ediff1d(args, kwargs):
         args, kwargs = _with(args, kwargs, i, n, _transfer.to_device(numpy.asarray(_arg(args, kwargs, i, n)),
                                                                      f"ediff1d's {n}"))
     return xp.ediff1d(*args, **kwargs)
+
+
+_NUMPY_2_5 = tuple(int(v) for v in numpy.__version__.split(".")[:2]) >= (2, 5)
+
+
+def _deprecated(message):
+    """NumPy's DeprecationWarning, at the user's line (as NumPy's stacklevel=2 puts it)."""
+    import warnings
+    from ._callsite import user_frame
+
+    fn, line, glb = user_frame(3)
+    warnings.warn_explicit(message, DeprecationWarning, fn, line, module=glb.get("__name__", "__main__"),
+                           registry=glb.setdefault("__warningregistry__", {}))
+
+
+def _rot90(args, kwargs):
+    """rot90 with a k that is not an integer: NumPy 2.5 warns (deprecated) and casts it."""
+    k = _arg(args, kwargs, 1, "k", 1)
+    try:
+        operator.index(k)
+        return PASS
+    except TypeError:
+        if not _NUMPY_2_5:
+            return PASS
+    _deprecated(f"Passing a value for k ({k!r}) that is not an integer type has been deprecated in NumPy 2.5. "
+                "The value will be cast to an integer.  In the future this will be an error.")
+    args, kwargs = _with(args, kwargs, 1, "k", int(k))
+    return _backend.xp.rot90(*args, **kwargs)
+
+
+def _fix(args, kwargs):
+    """fix: deprecated in NumPy 2.5 (trunc does the same), which warns at each call."""
+    if _NUMPY_2_5:
+        _deprecated("numpy.fix is deprecated. Use numpy.trunc instead, which is faster and follows the "
+                    "Array API standard.")
+    return PASS
+
+
+def _i0(args, kwargs):
+    """i0 of complex values: NumPy's TypeError (CuPy's kernel fails to compile)."""
+    x = _arg(args, kwargs, 0, "x")
+    if isinstance(x, _backend.xp.ndarray) and x.dtype.kind == "c":
+        raise TypeError("i0 not supported for complex values")
+    return PASS
 
 
 def _python_bool(name):
@@ -879,11 +918,14 @@ TABLE = {
     "xpshim.unique": _first(_unique_bool_axis, _unique_1d_axis),
     "xpshim.nan_to_num": _nan_to_num,
     "xpshim.cov": _cov_weights,
+    "xpshim.rot90": _rot90,
+    "xpshim.fix": _fix,
+    "xpshim.i0": _i0,
+    "xpshim.linalg.matrix_rank": _on_host_when_empty("linalg.matrix_rank"),
     "xpshim.ediff1d": _ediff1d,
     "xpshim.average": _average,
     "xpshim.intersect1d": _intersect1d,
     "xpshim.array_split": _array_split,
-    "xpshim.block": _block,
     "xpshim.broadcast_to": _broadcast_to,
     "xpshim.stack": _stack,
     "xpshim.trim_zeros": _trim_zeros,

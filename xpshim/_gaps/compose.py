@@ -35,7 +35,38 @@ def block(arrays):
             return a.reshape((1,) * (nd - a.ndim) + a.shape)
         return xp.concatenate([go(v, level + 1) for v in x], axis=-(d - level))
 
-    return go(arrays, 0)
+    r = go(arrays, 0)
+    return r.copy() if r is arrays or type(arrays) is not list else r  # (NumPy's block copies one array)
+
+
+@implements("xpshim.select", replaces=True)
+def select(condlist, choicelist, default=0):
+    # numpy.select: NumPy's checks and result dtype (Python numbers weak, NEP 50), the default
+    # where no condition holds, then each choice written where its condition is first true.
+    # (CuPy's takes lists of GPU arrays only, no Python-number default beyond int/float.)
+    xp = _xp()
+    if len(condlist) != len(choicelist):
+        raise ValueError("list of cases must be same length as list of conditions")
+    if len(condlist) == 0:
+        raise ValueError("select with an empty condition list is not possible")
+    weak = (int, float, complex)
+    choices = [c if type(c) in weak else xp.asarray(c) for c in [*choicelist, default]]
+    try:
+        dt = numpy.result_type(*[c.dtype if isinstance(c, xp.ndarray) else c for c in choices])
+    except TypeError as e:
+        raise TypeError(f"Choicelist and default value do not have a common dtype: {e}") from None
+    conds = [xp.asarray(c) for c in condlist]
+    for i, c in enumerate(conds):
+        if c.dtype != numpy.bool_:
+            raise TypeError(f"invalid entry {i} in condlist: should be boolean ndarray")
+    conds = xp.broadcast_arrays(*conds)
+    choices = xp.broadcast_arrays(*[c if isinstance(c, xp.ndarray) else xp.asarray(c, dtype=dt) for c in choices])
+    shape = conds[0].shape if choices[0].ndim == 0 else numpy.broadcast_shapes(conds[0].shape, choices[0].shape)
+    result = xp.empty(shape, dt)
+    result[...] = choices[-1]
+    for choice, cond in zip(choices[-2::-1], conds[::-1]):
+        xp.copyto(result, choice, where=cond)
+    return result
 
 
 # ------------------------------------------------------------------ helpers
