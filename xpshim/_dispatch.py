@@ -11,7 +11,6 @@ moves to the GPU.
 import functools
 import inspect
 import operator
-import threading
 
 import numpy
 
@@ -250,19 +249,6 @@ def _resolve_path(mod, path):
     return mod
 
 
-_FFT_LOCK = threading.Lock()
-
-
-def _one_at_a_time(f):
-    """``f`` (a CuPy FFT) called by one thread at a time: cuFFT's plans, run from many threads at
-    once, fail (CUFFT_EXEC_FAILED); NumPy's FFTs are thread-safe."""
-    @functools.wraps(f)
-    def g(*args, **kwargs):
-        with _FFT_LOCK:
-            return f(*args, **kwargs)
-    return g
-
-
 class Route:
     """One routed NumPy callable: its NumPy function and where CuPy's is."""
 
@@ -290,8 +276,6 @@ class Route:
                 self._cpf = None  # the gap table's version is used instead
             self._accepts = _signatures.accepted(self._cpf) if self._cpf is not None else None
             self._cpf = _exact.wrap(self.cupy_path, self._cpf)  # NumPy's formula where CuPy's loop differs
-            if self._cpf is not None and (self.cupy_path or "").startswith("fft."):
-                self._cpf = _one_at_a_time(self._cpf)
             self._xp = xp
         return self._cpf
 

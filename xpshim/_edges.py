@@ -32,7 +32,8 @@ where a sync is the price of NumPy's error (``linalg.inv`` on a singular matrix)
   with one NaN part is dropped whole, as NumPy's isnan says (CuPy drops the NaN part alone);
 * ``nanvar``/``nanstd`` with a ddof that is not an integer (CuPy's kernel truncates it);
   ``nanmean``/``nanvar``/``nanstd`` of an inexact array refuse an integer dtype= or out=, as NumPy;
-  ``nanvar``/``nanstd`` with dtype= compute in it (CuPy's answers float64, or fails for complex);
+  ``var``/``std``/``nanvar``/``nanstd`` with dtype= compute in it (CuPy's answers float64, or fails for
+  complex);
 * ``zeros_like`` and the rest with ``shape=()`` make a 0-d array (CuPy reads () as not given);
 * ``convolve``/``correlate`` with NumPy's integer modes (0, 1, 2);
 * ``linalg.eigh``/``eigvalsh`` with ``UPLO="l"`` or ``"u"`` (NumPy upper-cases it);
@@ -56,7 +57,7 @@ where a sync is the price of NumPy's error (``linalg.inv`` on a singular matrix)
 * ``linalg.svd``, ``qr``, ``eig``, ``eigh`` and ``slogdet`` answer NumPy's named tuples (``.U``, ``.Q``);
 * ``intersect1d(..., assume_unique=True)`` sorts first (CuPy's searches unsorted input as sorted: wrong
   answers); ``array_split`` into 0 sections, ``broadcast_to`` of a shape NumPy refuses, ``delete`` of
-  indices out of bounds and ``trim_zeros`` with another trim raise NumPy's errors; ``stack`` of numbers reads them as 0-d arrays; ``cov`` refuses negative weights;
+  indices out of bounds and ``trim_zeros`` with another trim raise NumPy's errors; ``stack`` of numbers reads them as 0-d arrays; ``cov`` with weights runs NumPy's code;
   ``average`` with weights matching some axes (NumPy 2) runs NumPy's code; ``ediff1d`` takes
   numbers and lists as ``to_begin``/``to_end``; ``i0`` of complex values raises NumPy's TypeError;
   with NumPy 2.5, ``rot90`` with a k that is not an integer and ``fix`` warn as NumPy's (deprecated);
@@ -646,14 +647,13 @@ def _norm_axes(args, kwargs):
 
 
 def _cov_weights(args, kwargs):
-    """cov with negative fweights or aweights: NumPy's ValueError (CuPy's skips the check, one
-    reduction and a sync, which NumPy's check costs too)."""
+    """cov with fweights or aweights: NumPy's own code on CuPy (its checks: integer, 1-d,
+    non-negative weights; and its formula: CuPy's differs with both kinds of weights)."""
     xp = _backend.xp
-    for name, at in (("fweights", 5), ("aweights", 6)):
-        w = _arg(args, kwargs, at, name)
-        if isinstance(w, xp.ndarray) and w.size and bool((w < 0).any()):
-            raise ValueError(f"{name} cannot be negative")
-    return PASS
+    if _arg(args, kwargs, 5, "fweights") is None and _arg(args, kwargs, 6, "aweights") is None:
+        return PASS
+    from ._gaps.numpy_code import _FB
+    return _FB.cov(*args, **kwargs)
 
 
 def _average(args, kwargs):
@@ -665,6 +665,15 @@ def _average(args, kwargs):
         return PASS
     from ._gaps.numpy_code import _FB
     return _FB.average(*args, **kwargs)
+
+
+def _put_along_axis(args, kwargs):
+    """put_along_axis with axis=None and indices of more than one dimension: NumPy's ValueError
+    (CuPy's raises NotImplementedError)."""
+    idx = _arg(args, kwargs, 1, "indices")
+    if (len(args) > 3 or "axis" in kwargs) and _arg(args, kwargs, 3, "axis") is None and getattr(idx, "ndim", 1) != 1:
+        raise ValueError("when axis=None, `indices` must have a single dimension.")
+    return PASS
 
 
 def _ediff1d(args, kwargs):
@@ -923,6 +932,8 @@ TABLE = {
     "xpshim.i0": _i0,
     "xpshim.linalg.matrix_rank": _on_host_when_empty("linalg.matrix_rank"),
     "xpshim.ediff1d": _ediff1d,
+    "xpshim.put_along_axis": _put_along_axis,
+    **{f"xpshim.{n}": _in_dtype(n, lambda args, kwargs: PASS) for n in ("var", "std")},
     "xpshim.average": _average,
     "xpshim.intersect1d": _intersect1d,
     "xpshim.array_split": _array_split,

@@ -162,7 +162,7 @@ def _index(self, key):
             axis = len(shape) - rest
             out.append(k)
             continue
-        if t is list or t is numpy.ndarray:
+        if t is list or t is numpy.ndarray or isinstance(k, tuple):  # (a tuple inside an index: a sequence)
             k = numpy.asarray(k) if t is not list or k else numpy.empty(0, numpy.intp)  # (a[[]]: no indices)
             if k.dtype.kind in "iu" and axis < len(shape) and k.size:
                 n = shape[axis]

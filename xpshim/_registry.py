@@ -71,10 +71,10 @@ ARRAY_PARAMS = frozenset({
 })
 # Parameters that take a sequence of array-likes: each element is converted.
 SEQUENCE_PARAMS = frozenset({"arrays", "tup", "condlist", "choicelist", "xi", "operands", "args", "arys"})
-# NumPy's functions that write into their first argument. Called by code that imported NumPy
+# NumPy's functions that write into their first argument (nan_to_num with copy=False). Called by code that imported NumPy
 # itself on a GPU array, they run as xpshim's (ndarray.__array_function__), so the write lands;
 # xpshim's, writing into a NumPy array, run NumPy's (the other arguments copied to the host).
-WRITES_INTO = frozenset({"put_along_axis", "put", "place", "putmask", "copyto", "fill_diagonal"})
+WRITES_INTO = frozenset({"put_along_axis", "put", "place", "putmask", "copyto", "fill_diagonal", "nan_to_num"})
 # ... and where one function reads an array parameter as a sequence (histogramdd's bins: a count
 # or an array of edges per dimension, each keeping its dtype)
 SEQUENCE_PARAMS_OF = {"xpshim.histogramdd": frozenset({"bins"})}

@@ -65,7 +65,12 @@ for _n in ("sqrt", "log", "log2", "log10", "logn", "power", "arccos", "arcsin", 
 
 
 # the top level
-_FB = rebind(_function_base_impl)
+def _broadcast_to(array, shape, subok=False):
+    # (NumPy's average and vectorize ask subok=True: no subclasses on the device)
+    return _xp().broadcast_to(array, shape)
+
+
+_FB = rebind(_function_base_impl, {"np": on_device(broadcast_to=lambda: _broadcast_to)})
 _CF = rebind(_function_base, {"linspace": _late("linspace")})  # (NumPy's passes device= to arange)
 _SB = rebind(_shape_base)
 def _unsigned_subtract(a, b):
