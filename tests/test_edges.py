@@ -795,3 +795,10 @@ def test_numpy_2_5_deprecations_and_i0_of_complex(gpu):
     for shape in ((0, 3), (3, 0), (0, 0)):
         _same_or_same_error(lambda: numpy.linalg.matrix_rank(numpy.zeros(shape)),
                             lambda: xpshim.linalg.matrix_rank(xpshim.zeros(shape)))
+
+
+def test_numpy_nan_to_num_runs_as_xpshims_only_where_it_writes(gpu):
+    v = xpshim.asarray(numpy.array([-numpy.inf, 1.0]))
+    r = numpy.nan_to_num(v)  # (copy=True: NumPy's own code, on a host copy)
+    assert type(r) is numpy.ndarray and numpy.isfinite(r).all() and not numpy.isfinite(xpshim.asnumpy(v)).all()
+    assert numpy.nan_to_num(v, False) is v and numpy.isfinite(xpshim.asnumpy(v)).all()

@@ -196,6 +196,17 @@ def _axes_used(k):
 _BASIC = frozenset({int, slice, type(None), type(Ellipsis)})
 
 
+def _writes(name, args, kwargs):
+    """Whether NumPy's function ``name`` called so writes into its first argument, a GPU array."""
+    if name not in WRITES_INTO or not args or type(args[0]) is not ndarray:
+        return False
+    flag = WRITES_INTO[name]
+    if flag is None:
+        return True
+    i, key = flag
+    return not (args[i] if len(args) > i else kwargs.get(key, True))
+
+
 class _Active(threading.local):
     active = None  # the NumPy function whose xpshim version runs now (__array_function__)
 
@@ -605,8 +616,7 @@ class ndarray(metaclass=_NdarrayMeta):
 
         if not all(t is ndarray or issubclass(t, numpy.ndarray) for t in types):
             return NotImplemented
-        f = _namespace.function_for(func) if func.__name__ in WRITES_INTO and args and \
-            type(args[0]) is ndarray else None  # (the array written into is a GPU array)
+        f = _namespace.function_for(func) if _writes(func.__name__, args, kwargs) else None
         if f is None or _ARRAY_FUNCTION.active is func:  # (xpshim's own call of NumPy's func)
             return func._implementation(*args, **kwargs)
         outer, _ARRAY_FUNCTION.active = _ARRAY_FUNCTION.active, func
