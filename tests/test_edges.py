@@ -802,3 +802,20 @@ def test_numpy_nan_to_num_runs_as_xpshims_only_where_it_writes(gpu):
     r = numpy.nan_to_num(v)  # (copy=True: NumPy's own code, on a host copy)
     assert type(r) is numpy.ndarray and numpy.isfinite(r).all() and not numpy.isfinite(xpshim.asnumpy(v)).all()
     assert numpy.nan_to_num(v, False) is v and numpy.isfinite(xpshim.asnumpy(v)).all()
+
+
+def test_review_points_of_this_session(gpu):
+    g = xpshim.asarray(numpy.arange(6.0))
+    assert xpshim.asnumpy(g[numpy.ma.array([1, 2])]).tolist() == [1.0, 2.0]  # (a NumPy subclass as a key)
+    v = xpshim.asarray(numpy.array([numpy.nan, 1.0]))
+    assert numpy.nan_to_num(x=v, copy=False) is v  # (the argument written into, by keyword)
+    assert xpshim.array_equal("ab", "ab") is numpy.array_equal("ab", "ab")
+    assert xpshim.array_equal(None, v) is False
+    m = xpshim.asarray(numpy.eye(3))
+    numpy.testing.assert_allclose(xpshim.asnumpy(xpshim.linalg.norm(m, axis=1.0)), numpy.linalg.norm(numpy.eye(3), axis=1))
+    numpy.testing.assert_array_equal(xpshim.asnumpy(xpshim.flip(m, axis=xpshim.asarray(numpy.array([0, 1])))),
+                                     numpy.flip(numpy.eye(3), axis=(0, 1)))
+    fp = numpy.array([1 + 1j, 2 + 0j, numpy.nan + 3j])
+    numpy.testing.assert_array_equal(xpshim.asnumpy(xpshim.interp(xpshim.asarray(numpy.array([0.5, 1.5])), [0, 1, 2],
+                                                                  fp=xpshim.asarray(fp))),
+                                     numpy.interp([0.5, 1.5], [0, 1, 2], fp=fp))

@@ -89,9 +89,9 @@ def _gpu_axis(args, kwargs, at):
     """An axis given as a 0-d GPU integer (``for axis in np.arange(3)``) as the Python int NumPy
     reads through __index__ (CuPy's functions take ints); None if there is none."""
     if 0 <= at < len(args):
-        if type(args[at]) is ndarray:
+        if type(args[at]) is ndarray and args[at]._a.ndim == 0:
             return (*args[:at], operator.index(args[at]), *args[at + 1:]), kwargs
-    elif kwargs and type(kwargs.get("axis")) is ndarray:
+    elif kwargs and type(kwargs.get("axis")) is ndarray and kwargs["axis"]._a.ndim == 0:
         return args, {**kwargs, "axis": operator.index(kwargs["axis"])}
     return None
 
@@ -303,10 +303,10 @@ class Route:
             kwargs = {**kwargs, "out": kwargs["out"][0]}  # (a ufunc's out=(a,): np.clip reached as a ufunc)
         if self.writes and args and type(args[0]) is numpy.ndarray:  # (the write must land in it)
             return self._on_host(args, kwargs, f"{self.name} into a NumPy array")
-        if self.axis_at is not None:
-            ak = _gpu_axis(args, kwargs, self.axis_at)
-            if ak is not None:
-                args, kwargs = ak
+        at = self.axis_at
+        if at is not None and ((0 <= at < len(args) and type(args[at]) is ndarray) or
+                               (kwargs and type(kwargs.get("axis")) is ndarray)):
+            args, kwargs = _gpu_axis(args, kwargs, at) or (args, kwargs)
         for x in (*args, *kwargs.values()) if kwargs else args:  # a NumPy array of object, strings, ...
             if (type(x) is numpy.ndarray or isinstance(x, numpy.generic)) and host_only_dtype(x.dtype):
                 return self._on_host(args, kwargs, f"{self.name} of a {x.dtype} array (no GPU form)")
@@ -314,9 +314,7 @@ class Route:
                 # np.matrix, a masked array, a user's subclass, np.poly1d: NumPy's call keeps its class
                 a, kw = to_host_args(args, kwargs, f"{self.name} of a {type(x).__name__} (no GPU form)")
                 return self.npf(*a, **kw)
-            if type(x) not in _PLAIN and hasattr(type(x), "__array__") and not isinstance(
-                    x, (numpy.generic, numpy.ndarray, ndarray, _backend.xp.ndarray)):
-                # an array-like object (its __array__ gives NumPy's array): read as NumPy reads it
+            if _array_like(x):  # an object whose __array__ gives NumPy's array: read as NumPy reads it
                 return self.gpu(*_array_likes(args, kwargs))
         if self.dtype_at is not None:
             dt = kwargs.get("dtype") if "dtype" in kwargs else (
@@ -685,16 +683,22 @@ install_methods()
 
 # ------------------------------------------------------------------ objects
 
-_PLAIN = frozenset({ndarray, numpy.ndarray, int, float, complex, bool, str, list, tuple, type(None), slice})
+_PLAIN = frozenset({ndarray, numpy.ndarray, int, float, complex, bool, str, list, tuple, type(None), slice,
+                    *_NUMPY_SCALARS})
+
+
+def _array_like(x):
+    """An object NumPy reads through its ``__array__`` (not an array, a scalar, nor GPU data that
+    CuPy reads in place through ``__cuda_array_interface__``)."""
+    t = type(x)
+    return t not in _PLAIN and hasattr(t, "__array__") and not hasattr(t, "__cuda_array_interface__") and \
+        not isinstance(x, (numpy.generic, numpy.ndarray, ndarray))
 
 
 def _array_likes(args, kwargs):
     """The call's arguments with array-like objects (``__array__``) as the NumPy arrays they give."""
     def conv(x):
-        if type(x) not in _PLAIN and hasattr(type(x), "__array__") and not isinstance(
-                x, (numpy.generic, numpy.ndarray, ndarray, _backend.xp.ndarray)):
-            return numpy.asarray(x)
-        return x
+        return numpy.asarray(x) if _array_like(x) else x
     return tuple(map(conv, args)), {k: conv(v) for k, v in kwargs.items()}
 
 
@@ -704,8 +708,13 @@ def _result(r, args, kwargs):
     out = kwargs.get("out") if kwargs else None
     if type(out) is ndarray and _is_out(r, out._a):
         return out
-    if args and type(args[0]) is ndarray and r is args[0]._a:
-        return args[0]
+    if args:
+        if type(args[0]) is ndarray and r is args[0]._a:
+            return args[0]
+    elif kwargs:  # (the input given by keyword: nan_to_num(x=a, copy=False))
+        for v in kwargs.values():
+            if type(v) is ndarray and r is v._a:
+                return v
     return wrap(r)
 
 

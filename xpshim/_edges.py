@@ -23,17 +23,14 @@ where a sync is the price of NumPy's error (``linalg.inv`` on a singular matrix)
 * ``linalg.tensorsolve`` and ``matrix_rank`` of empty arrays: NumPy's answer from no data (CuPy's
   reshape fails, and its maximum of nothing);
   ``linalg.norm``'s axes checked as NumPy's (AxisError out of range);
-* ``linalg.tensorsolve`` and ``matrix_rank`` of empty arrays: NumPy's answer from no data (CuPy's
-  reshape fails, and its maximum of nothing);
-  ``linalg.norm``'s axes checked as NumPy's (AxisError out of range);
 * ``linalg.inv``/``cholesky``/``solve``: CuPy reports LAPACK's failures only when asked, so they
   run under ``cupyx.errstate(linalg="raise")``, as NumPy raises ``LinAlgError``;
 * complex ``nansum``, ``nanmean``, ``nanvar``, ``nanstd``, ``nancumsum``, ``nanmedian``: an element
   with one NaN part is dropped whole, as NumPy's isnan says (CuPy drops the NaN part alone);
 * ``nanvar``/``nanstd`` with a ddof that is not an integer (CuPy's kernel truncates it);
   ``nanmean``/``nanvar``/``nanstd`` of an inexact array refuse an integer dtype= or out=, as NumPy;
-  ``var``/``std``/``nanvar``/``nanstd`` with dtype= compute in it (CuPy's answers float64, or fails for
-  complex);
+  ``var``/``std``/``nanvar``/``nanstd`` with dtype= (and no out=) compute in it (CuPy's answers
+  float64, or fails for complex);
 * ``zeros_like`` and the rest with ``shape=()`` make a 0-d array (CuPy reads () as not given);
 * ``convolve``/``correlate`` with NumPy's integer modes (0, 1, 2);
 * ``linalg.eigh``/``eigvalsh`` with ``UPLO="l"`` or ``"u"`` (NumPy upper-cases it);
@@ -134,21 +131,21 @@ def _interp(args, kwargs):
     as NumPy's (a NaN part where the two values of that part are equal is that value; CuPy's
     complex kernel reads the pair as one)."""
     xp = _backend.xp
-    fp = _arg(args, kwargs, 2, "fp")
+    x, xq, fp = (_arg(args, kwargs, i, n) for i, n in ((0, "x"), (1, "xp"), (2, "fp")))
     cplx = isinstance(fp, xp.ndarray) and fp.dtype.kind == "c"
-    if not cplx and all(not isinstance(v, xp.ndarray) or v.flags.c_contiguous for v in args[:3]):
+    if not cplx and all(not isinstance(v, xp.ndarray) or v.flags.c_contiguous for v in (x, xq, fp)):
         return PASS
-    args = [xp.ascontiguousarray(v) if isinstance(v, xp.ndarray) and not v.flags.c_contiguous else v
-            for v in args[:3]] + list(args[3:])  # (ascontiguousarray makes a 0-d x 1-d)
-    if not cplx or len(args) < 3:
-        return xp.interp(*args, **kwargs)
+    x, xq, fp = (xp.ascontiguousarray(v) if isinstance(v, xp.ndarray) and not v.flags.c_contiguous else v
+                 for v in (x, xq, fp))  # (ascontiguousarray makes a 0-d x 1-d: only where needed)
     left, right = _arg(args, kwargs, 3, "left"), _arg(args, kwargs, 4, "right")
     period = _arg(args, kwargs, 5, "period")
+    if not cplx:
+        return xp.interp(x, xq, fp, left, right, period)
 
-    def part(f, get):
-        return xp.interp(args[0], args[1], xp.ascontiguousarray(get(f)), None if left is None else get(complex(left)),
+    def part(get):
+        return xp.interp(x, xq, xp.ascontiguousarray(get(fp)), None if left is None else get(complex(left)),
                          None if right is None else get(complex(right)), period)
-    re, im = part(args[2], lambda v: v.real), part(args[2], lambda v: v.imag)
+    re, im = part(lambda v: v.real), part(lambda v: v.imag)
     out = xp.empty(re.shape, numpy.complex128)
     out.real, out.imag = re, im
     return out
@@ -240,8 +237,9 @@ def _inexact_only(name):
 
 
 def _in_dtype(name, rest):
-    """nanvar/nanstd with dtype=: computed on the array cast to it, as NumPy's (CuPy's answers
-    float64 for float16 and float32, and fails to compile for complex); the rest as ``rest``."""
+    """var/std/nanvar/nanstd with dtype= (and no out=): computed on the array cast to it, as NumPy's
+    (CuPy's answers float64 for float16 and float32, and fails to compile for complex); the rest
+    as ``rest``."""
     def edge(args, kwargs):
         xp = _backend.xp
         a, dtype = _arg(args, kwargs, 0, "a"), _arg(args, kwargs, 2, "dtype")
@@ -500,7 +498,8 @@ def _unique_1d_axis(args, kwargs):
     merged by equal_nan); CuPy's axis path ignores equal_nan."""
     xp = _backend.xp
     a, axis = _arg(args, kwargs, 0, "ar"), _arg(args, kwargs, 4, "axis")
-    if not isinstance(a, xp.ndarray) or a.ndim != 1 or type(axis) not in (int, numpy.intp) or axis not in (0, -1):
+    if not isinstance(a, xp.ndarray) or a.ndim != 1 or not isinstance(axis, (int, numpy.integer)) or \
+            isinstance(axis, bool) or axis not in (0, -1):
         return PASS  # (a float axis: CuPy's raises NumPy's TypeError)
     args, kwargs = _with(args, kwargs, 4, "axis", None)
     return xp.unique(*args, **kwargs)
@@ -520,8 +519,13 @@ def _array_equal(args, kwargs):
     """array_equal: a Python bool, as NumPy's; NumPy's scalars and numbers read as 0-d arrays
     (CuPy's indexes them with a mask), NaNs compared without masks (one reduction, one sync)."""
     xp = _backend.xp
-    a1, a2 = (v if isinstance(v, xp.ndarray) else xp.asarray(v)
-              for v in (_arg(args, kwargs, 0, "a1"), _arg(args, kwargs, 1, "a2")))
+    try:
+        a1, a2 = (v if isinstance(v, xp.ndarray) else xp.asarray(v)
+                  for v in (_arg(args, kwargs, 0, "a1"), _arg(args, kwargs, 1, "a2")))
+    except (ValueError, TypeError):  # (strings, None, objects: no GPU form; NumPy's answer)
+        why = "array_equal of what has no GPU form"
+        return numpy.array_equal(*[_transfer.to_host(v, why) if isinstance(v, xp.ndarray) else v for v in args],
+                                 **kwargs)
     if a1.shape != a2.shape:
         return False
     same = a1 == a2
@@ -577,11 +581,17 @@ def _array_split(args, kwargs):
 
 
 def _broadcast_to(args, kwargs):
-    """broadcast_to checks the shapes as NumPy does (on a view of no data); CuPy's takes a -1,
-    or a shape of fewer dimensions, where NumPy raises ValueError."""
+    """broadcast_to checks the shapes as NumPy does; CuPy's takes a -1, or a shape of fewer
+    dimensions, where NumPy raises ValueError."""
     a, shape = _arg(args, kwargs, 0, "array"), _arg(args, kwargs, 1, "shape")
-    if isinstance(a, _backend.xp.ndarray):
-        numpy.broadcast_to(numpy.broadcast_to(numpy.empty((), a.dtype), a.shape), shape)
+    if not isinstance(a, _backend.xp.ndarray):
+        return PASS
+    shape = (shape,) if isinstance(shape, (int, numpy.integer)) else tuple(shape)
+    if any(n < 0 for n in shape):
+        raise ValueError("all elements of broadcast shape must be non-negative")
+    if len(shape) < a.ndim or any(m != n and m != 1 for m, n in zip(a.shape[::-1], shape[::-1])):
+        raise ValueError(f"operands could not be broadcast together with remapped shapes "
+                         f"[original->remapped]: {a.shape} and requested shape {shape}")
     return PASS
 
 
@@ -615,7 +625,11 @@ def _delete(args, kwargs):
         return PASS
     ax = 0 if axis is None else normalize_axis_index(axis, arr.ndim)
     n = arr.size if axis is None else arr.shape[ax]
-    lo, hi = int(idx.min()), int(idx.max())  # (one sync, as NumPy's check)
+    if isinstance(idx, xp.ndarray):
+        from ._ndarray import _check_bounds
+        _check_bounds(idx, n, ax)  # (one reduction and a sync, as NumPy's check costs)
+        return PASS
+    lo, hi = int(idx.min()), int(idx.max())
     if lo < -n or hi >= n:
         raise IndexError(f"index {hi if hi >= n else lo} is out of bounds for axis {ax} with size {n}")
     return PASS
@@ -639,7 +653,7 @@ def _norm_axes(args, kwargs):
     a, axis = _arg(args, kwargs, 0, "x"), _arg(args, kwargs, 2, "axis")
     if axis is None or not isinstance(a, _backend.xp.ndarray):
         return PASS
-    axes = (axis,) if isinstance(axis, (int, numpy.integer)) else tuple(axis)
+    axes = tuple(axis) if isinstance(axis, tuple) else (int(axis),)  # (NumPy's int(axis): TypeError else)
     if len(axes) > 2:
         raise ValueError("Improper number of dimensions to norm.")
     normalize_axis_tuple(axes, a.ndim)  # (AxisError out of range; ValueError for a repeated axis)
@@ -649,7 +663,6 @@ def _norm_axes(args, kwargs):
 def _cov_weights(args, kwargs):
     """cov with fweights or aweights: NumPy's own code on CuPy (its checks: integer, 1-d,
     non-negative weights; and its formula: CuPy's differs with both kinds of weights)."""
-    xp = _backend.xp
     if _arg(args, kwargs, 5, "fweights") is None and _arg(args, kwargs, 6, "aweights") is None:
         return PASS
     from ._gaps.numpy_code import _FB

@@ -164,6 +164,9 @@ def _index(self, key):
             continue
         if t is list or t is numpy.ndarray or isinstance(k, tuple):  # (a tuple inside an index: a sequence)
             k = numpy.asarray(k) if t is not list or k else numpy.empty(0, numpy.intp)  # (a[[]]: no indices)
+            if k.dtype.kind in "OUSV":  # (a[((Ellipsis, Ellipsis),)]: NumPy's IndexError)
+                raise IndexError("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and "
+                                 "integer or boolean arrays are valid indices")
             if k.dtype.kind in "iu" and axis < len(shape) and k.size:
                 n = shape[axis]
                 lo, hi = int(k.min()), int(k.max())
@@ -176,7 +179,7 @@ def _index(self, key):
             if k.dtype.kind in "iu" and axis < len(shape):
                 _check_bounds(k, shape[axis], axis)
         elif (t not in _BASIC and t is not bool and hasattr(t, "__index__")
-              and not isinstance(k, (numpy.generic, _backend.xp.ndarray))):
+              and not isinstance(k, (numpy.generic, numpy.ndarray, _backend.xp.ndarray))):
             k = operator.index(k)  # (an integer by __index__, as NumPy reads it; CuPy reads a sequence)
         out.append(k)
         axis += _axes_used(k)
@@ -198,9 +201,11 @@ _BASIC = frozenset({int, slice, type(None), type(Ellipsis)})
 
 def _writes(name, args, kwargs):
     """Whether NumPy's function ``name`` called so writes into its first argument, a GPU array."""
-    if name not in WRITES_INTO or not args or type(args[0]) is not ndarray:
+    if name not in WRITES_INTO:
         return False
-    flag = WRITES_INTO[name]
+    first, flag = WRITES_INTO[name]
+    if type(args[0] if args else kwargs.get(first)) is not ndarray:
+        return False
     if flag is None:
         return True
     i, key = flag

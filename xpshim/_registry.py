@@ -74,9 +74,11 @@ SEQUENCE_PARAMS = frozenset({"arrays", "tup", "condlist", "choicelist", "xi", "o
 # NumPy's functions that write into their first argument (nan_to_num with copy=False). Called by code that imported NumPy
 # itself on a GPU array, they run as xpshim's (ndarray.__array_function__), so the write lands;
 # xpshim's, writing into a NumPy array, run NumPy's (the other arguments copied to the host).
-# (name -> None: always; or the position and name of the flag whose false value makes it write)
-WRITES_INTO = {"put_along_axis": None, "put": None, "place": None, "putmask": None, "copyto": None,
-               "fill_diagonal": None, "nan_to_num": (1, "copy")}
+# (name -> (the first parameter's name, None: it always writes; or the position and name of the
+# flag whose false value makes it write))
+WRITES_INTO = {"put_along_axis": ("arr", None), "put": ("a", None), "place": ("arr", None),
+               "putmask": ("a", None), "copyto": ("dst", None), "fill_diagonal": ("a", None),
+               "nan_to_num": ("x", (1, "copy"))}
 # ... and where one function reads an array parameter as a sequence (histogramdd's bins: a count
 # or an array of edges per dimension, each keeping its dtype)
 SEQUENCE_PARAMS_OF = {"xpshim.histogramdd": frozenset({"bins"})}
