@@ -191,6 +191,8 @@ def _as_cupy_checks(name, args, kwargs):
         raise ValueError("Invalid number of FFT data points (-1) specified.")  # (CuPy reads -1 as a length)
     if name == "concatenate" and args and any(type(v) is not ndarray for v in args[0]):
         raise TypeError(f"Unsupported type {type(next(v for v in args[0] if type(v) is not ndarray))}")
+    if type(kwargs.get("axis")) is ndarray:
+        raise TypeError("'ndarray' object cannot be interpreted as an integer")  # (CuPy's axes: ints)
     if name == "concatenate" and args and (args[1:2] or [kwargs.get("axis", 0)])[0] is not None and any(
             v.ndim == 0 for v in args[0]):
         raise TypeError("zero-dimensional arrays cannot be concatenated")  # (CuPy's class; NumPy's is ValueError)

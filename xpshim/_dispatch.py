@@ -85,14 +85,25 @@ def _dtype_position(npf, name="dtype"):
     return None
 
 
+def _axis_read(v):
+    """A GPU array given as an axis, as NumPy reads it: a 0-d integer through __index__, a 1-d
+    array of integers as the axes it lists (CuPy's functions take ints and tuples of ints)."""
+    a = v._a
+    if a.ndim == 0:
+        return operator.index(v)
+    if a.ndim == 1 and a.dtype.kind in "iu":
+        return tuple(host(v, "axes given as a GPU array").tolist())
+    return v
+
+
 def _gpu_axis(args, kwargs, at):
-    """An axis given as a 0-d GPU integer (``for axis in np.arange(3)``) as the Python int NumPy
-    reads through __index__ (CuPy's functions take ints); None if there is none."""
+    """The call with an axis given as a GPU array (``for axis in np.arange(3)``) read as NumPy
+    reads it; None if there is none."""
     if 0 <= at < len(args):
-        if type(args[at]) is ndarray and args[at]._a.ndim == 0:
-            return (*args[:at], operator.index(args[at]), *args[at + 1:]), kwargs
-    elif kwargs and type(kwargs.get("axis")) is ndarray and kwargs["axis"]._a.ndim == 0:
-        return args, {**kwargs, "axis": operator.index(kwargs["axis"])}
+        if type(args[at]) is ndarray:
+            return (*args[:at], _axis_read(args[at]), *args[at + 1:]), kwargs
+    elif kwargs and type(kwargs.get("axis")) is ndarray:
+        return args, {**kwargs, "axis": _axis_read(kwargs["axis"])}
     return None
 
 
