@@ -804,7 +804,7 @@ def test_numpy_nan_to_num_runs_as_xpshims_only_where_it_writes(gpu):
     assert numpy.nan_to_num(v, False) is v and numpy.isfinite(xpshim.asnumpy(v)).all()
 
 
-def test_review_points_of_this_session(gpu):
+def test_points_a_review_found(gpu):
     g = xpshim.asarray(numpy.arange(6.0))
     assert xpshim.asnumpy(g[numpy.ma.array([1, 2])]).tolist() == [1.0, 2.0]  # (a NumPy subclass as a key)
     v = xpshim.asarray(numpy.array([numpy.nan, 1.0]))
