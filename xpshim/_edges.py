@@ -73,6 +73,11 @@ from ._placement import _arg  # (args[i], else the keyword, else a default)
 PASS = object()
 
 
+def _moved(v, why):
+    """A host value (a number, a list) as the GPU array NumPy would read it as (the copy counted)."""
+    return _transfer.to_device(numpy.asarray(v), why)
+
+
 def _with(args, kwargs, i, name, value):
     """The call's arguments with parameter ``name`` (position ``i``) set to ``value``."""
     if len(args) > i:
@@ -421,7 +426,7 @@ def _gradient(args, kwargs):
     """gradient of several axes: NumPy answers a tuple, CuPy a list; spacings given as lists are
     coordinates, as NumPy reads them (CuPy takes arrays and numbers)."""
     if any(type(v) in (list, tuple) for v in args[1:]):
-        args = (args[0], *(_transfer.to_device(numpy.asarray(v), "gradient's spacing") if type(v) in (list, tuple)
+        args = (args[0], *(_moved(v, "gradient's spacing") if type(v) in (list, tuple)
                            else v for v in args[1:]))
     r = _backend.xp.gradient(*args, **kwargs)
     return tuple(r) if type(r) is list else r
@@ -601,7 +606,7 @@ def _stack(args, kwargs):
     arrays = _arg(args, kwargs, 0, "arrays")
     if type(arrays) not in (list, tuple) or all(isinstance(v, xp.ndarray) for v in arrays):
         return PASS
-    parts = [v if isinstance(v, xp.ndarray) else xp.asarray(numpy.asarray(v)) for v in arrays]
+    parts = [v if isinstance(v, xp.ndarray) else _moved(v, "stack of numbers") for v in arrays]
     args, kwargs = _with(args, kwargs, 0, "arrays", parts)
     return xp.stack(*args, **kwargs)
 
@@ -698,8 +703,7 @@ def _ediff1d(args, kwargs):
     if not ends:
         return PASS
     for i, n in ends:
-        args, kwargs = _with(args, kwargs, i, n, _transfer.to_device(numpy.asarray(_arg(args, kwargs, i, n)),
-                                                                     f"ediff1d's {n}"))
+        args, kwargs = _with(args, kwargs, i, n, _moved(_arg(args, kwargs, i, n), f"ediff1d's {n}"))
     return xp.ediff1d(*args, **kwargs)
 
 
