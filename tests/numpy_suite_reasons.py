@@ -10,14 +10,7 @@ import re
 
 _ANY = r""
 
-# Failures of the last H200 run that xpshim fixed after it (each checked on the stand-in, made
-# as strict as CuPy at that point; not yet re-run on a GPU): the reason says what was done.
-_FIXED = "fixed after the H200 run (stand-in only so far): "
-
 RULES = [
-    (r"TestNanToNum::test_complex_bad2?$", r"DESIRED: <class 'numpy\.complex128'>",
-     _FIXED + "NumPy's own nan_to_num called on a GPU array runs as xpshim's only with copy=False, where it "
-              "writes into the array; with copy=True it is NumPy's code, which answers NumPy's scalar"),
     (r"TestFFTThreadSafe", r"queue\.Empty|_queue\.Empty",
      "FFTs run from many threads at once: CuPy's cuFFT calls fail in the worker threads (CUFFT_EXEC_FAILED), "
      "which then put no result (README, known differences)"),
