@@ -258,7 +258,7 @@ def bench_copies(quick):
         return {}
     import cupyx
 
-    sizes = [1 << 20] if quick else [1 << 20, 64 << 20, 512 << 20]
+    sizes = [1 << 20] if quick else [256 << 10, 1 << 20, 64 << 20, 512 << 20]
     out = {}
     for nbytes in progress(sizes, "copies"):
         n = nbytes // 8
@@ -280,7 +280,7 @@ def bench_copies(quick):
             row["D2H xpshim (np.asnumpy)"] = timeit(lambda: xpshim.asnumpy(x), reps)
         for k, v in row.items():
             v["GB/s"] = nbytes / v["median"] / 1e9
-        out[f"{nbytes >> 20} MiB"] = row
+        out[f"{nbytes >> 20} MiB" if nbytes >= 1 << 20 else f"{nbytes >> 10} KiB"] = row
     return out
 
 

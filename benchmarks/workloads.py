@@ -2,7 +2,8 @@
 automatic device choice and xpshim forced to the GPU, on real NumPy programs
 (benchmarks/workloads/, one a module). Every result is checked against NumPy's, then timed:
 a warm-up, then the median of repeats (with min and max), the GPU synchronised before each
-clock read.
+clock read. The repeats interleave: each round runs every variant once, so that a drift of the
+host's speed falls on all variants alike.
 
     python benchmarks/workloads.py                 # full sizes
     python benchmarks/workloads.py --quick         # small sizes, 5 repeats: a smoke run (CPU-only is fine)
@@ -19,6 +20,7 @@ import datetime
 import io
 import math
 import os
+import statistics
 import sys
 import time
 import warnings
@@ -98,8 +100,9 @@ def repeats(first, quick, reps):
     return max(3, min(25, int(3.0 / max(first, 1e-9))))
 
 
-def measure(mod, n, variant, want, quick, reps, budget=None):
-    """One variant of one workload: checked first (the warm-up), then timed."""
+def check(mod, n, variant, want):
+    """The checking run of one variant of one workload (also its warm-up): the entry so far,
+    the result on the host, and the seconds it took (None where it raised)."""
     entry = {}
     clock = time.perf_counter
     with variant.context(), warnings.catch_warnings():
@@ -119,23 +122,47 @@ def measure(mod, n, variant, want, quick, reps, budget=None):
             got = workloads.to_host(result)
             del result
         except Exception as exc:  # CuPy refusing what NumPy takes is a finding: recorded, not hidden
-            return {"error": one_line(exc)}, None
-        if want is not None:
-            why = workloads.mismatch(mod, got, want)
-            entry["valid"] = why is None
-            if why:
-                entry["mismatch"] = why
-        if budget is not None and first > budget:  # a slow variant is timed by its checking run alone
-            entry.update({"median": first, "runs": 1, "note": f"first run {first:.3g} s > --budget {budget:g} s: "
-                          "timed once, compilation included"})
             free_gpu()
-            return entry, got
-        try:
-            entry.update(runner.timeit(lambda: mod.run(variant.module, n), repeats(first, quick, reps)))
-        except Exception as exc:
-            entry["error"] = one_line(exc)
+            return {"error": one_line(exc)}, None, None
+    if want is not None:
+        why = workloads.mismatch(mod, got, want)
+        entry["valid"] = why is None
+        if why:
+            entry["mismatch"] = why
+    return entry, got, first
+
+
+def once(mod, n, variant):
+    """Seconds of one timed run (the GPU synchronised before each clock read)."""
+    with variant.context(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        sync()
+        t0 = time.perf_counter()
+        mod.run(variant.module, n)
+        sync()
+        return time.perf_counter() - t0
+
+
+def interleaved(mod, n, entries, quick, reps):
+    """Time the variants of one workload in rounds, one run of each per round (the order turned
+    each round), so that a drift of the host's speed (clocks, other load) falls on all of them
+    alike and their ratios compare runs made side by side. ``entries``: variant -> (entry, first)."""
+    want = {v: repeats(first, quick, reps) for v, (_, first) in entries.items()}
+    times = {v: [] for v in entries}
+    order = list(entries)
+    for r in range(max(want.values(), default=0)):
+        turn = order[r % len(order):] + order[:r % len(order)]
+        for v in turn:
+            if len(times[v]) < want[v] and "error" not in entries[v][0]:
+                try:
+                    times[v].append(once(mod, n, v))
+                except Exception as exc:
+                    entries[v][0]["error"] = one_line(exc)
+    for v, ts in times.items():
+        if ts:
+            entries[v][0].update({"median": statistics.median(ts), "min": min(ts), "max": max(ts),
+                                  "reps": len(ts), "inner": 1})
     free_gpu()
-    return entry, got
 
 
 def suite(quick, only=None, reps=None, stand_in=False, kind=None, budget=None, chosen=None):
@@ -149,25 +176,34 @@ def suite(quick, only=None, reps=None, stand_in=False, kind=None, budget=None, c
     for v in vs:
         if v.skip:
             print(f"{v.name}: skipped, {v.skip}")
-    res = {"machine": machine(stand_in), "quick": quick, "stand_in": stand_in,
+    res = {"machine": machine(stand_in), "quick": quick, "stand_in": stand_in, "interleaved": True,
            "variants": {v.name: v.skip or "run" for v in vs}, "workloads": {}}
     todo = [v for v in vs if not v.skip]
-    bar = runner.progress([(n, v) for n in names for v in todo], "workloads")
-    want = {}
-    for name, v in bar:
+    bar = runner.progress(names, "workloads")
+    for name in bar:
         mod = workloads.load(name)
-        row = res["workloads"].setdefault(name, {
-            "doc": mod.__doc__.strip(), "kind": mod.KIND, "n": mod.SIZES[size], "tolerance": mod.TOLERANCE,
-            "variants": {x.name: {"skipped": x.skip} for x in vs if x.skip}})
+        n = mod.SIZES[size]
+        row = res["workloads"][name] = {
+            "doc": mod.__doc__.strip(), "kind": mod.KIND, "n": n, "tolerance": mod.TOLERANCE,
+            "variants": {x.name: {"skipped": x.skip} for x in vs if x.skip}}
         if hasattr(bar, "set_postfix_str"):
-            bar.set_postfix_str(f"{name} / {v.name}")
-        entry, got = measure(mod, row["n"], v, want.get(name), quick, reps, budget)
-        if v.name == "numpy":
-            want[name] = got
-            entry.pop("valid", None)
-        row["variants"][v.name] = entry
-        if v is todo[-1]:
-            want.pop(name, None)
+            bar.set_postfix_str(name)
+        want, timed = None, {}
+        for v in todo:  # NumPy first: its result is what the others are checked against
+            entry, got, first = check(mod, n, v, want)
+            if v.name == "numpy":
+                want = got
+                entry.pop("valid", None)
+            row["variants"][v.name] = entry
+            if first is None:
+                continue
+            if budget is not None and first > budget:  # a slow variant is timed by its checking run alone
+                entry.update({"median": first, "runs": 1, "note": f"first run {first:.3g} s > --budget {budget:g} s: "
+                              "timed once, compilation included"})
+            else:
+                timed[v] = (entry, first)
+            free_gpu()
+        interleaved(mod, n, timed, quick, reps)
     res["geomean"] = geomeans(res)
     return res
 

@@ -60,10 +60,11 @@ def cpu():
 
 @pytest.fixture(autouse=True)
 def _fresh_stats():
-    from xpshim import _fallback
+    from xpshim import _fallback, _placement
 
     xpshim.reset_stats()
     _fallback._warned.clear()  # each test sees its own first warning per line
+    _placement.forget_lines()  # (a helper's line that one test's loop made a host line)
     yield
 
 

@@ -285,7 +285,7 @@ def test_forced_gpu_keeps_everything_on_the_gpu(forced_gpu):
         for i in range(10):
             x[i] = x[i] + 1
     assert x._h is None
-    assert np.stats()["placement"] == {d: {"count": 0, "bytes": 0, "sites": {}} for d in ("to_device", "to_host")}
+    assert np.stats()["placement"] == {d: {"count": 0, "bytes": 0, "sites": {}} for d in ("to_device", "to_host", "at_loop_lines")}
 
 
 def py(code, **env):
@@ -397,3 +397,68 @@ def test_filling_a_large_array_in_a_loop_keeps_it_on_the_gpu(auto):
         buf[:] = 0.0
         buf[::2] = 1.0
     assert buf._h is None and placed("to_host") == 0
+
+
+def _outer_cholesky(np, M):
+    """Cholesky in place, column by column (its lower triangle is the factor)."""
+    A = np.array(M)
+    for k in range(A.shape[0]):
+        A[k, k] = np.sqrt(A[k, k])
+        A[k + 1:, k] /= A[k, k]
+        A[k + 1:, k + 1:] -= np.outer(A[k + 1:, k], A[k + 1:, k])
+    return A
+
+
+def _spd(n, seed):
+    B = numpy.random.default_rng(seed).random((n, n))
+    return B @ B.T + n * numpy.eye(n)
+
+
+@pytest.mark.parametrize("name", ["cholesky_by_hand", "lu_by_hand"])
+def test_a_loops_lines_make_host_arrays_when_called_again(auto, name):
+    """The line that made an array a loop moved to the host is remembered: called again, the
+    function makes those arrays on the host (NumPy arrays, counted by line), and its result is
+    NumPy's each time."""
+    w = workloads.load(name)
+    n = 200
+    want = w.run(numpy, n)
+    first = w.run(np, n)
+    assert placed("to_host") >= 1 and np.stats()["placement"]["at_loop_lines"]["count"] == 0
+    assert _placement.lines and all(v is True for v in _placement.lines.values())
+    np.reset_stats()
+    second = w.run(np, n)
+    at = np.stats()["placement"]["at_loop_lines"]
+    assert at["count"] >= 1 and all(f"{name}.py:" in site for site in at["sites"])
+    for got in (first, second):
+        for g, t in zip(got if type(got) is tuple else (got,), want if type(want) is tuple else (want,)):
+            numpy.testing.assert_allclose(np.asnumpy(g), t, rtol=1e-10, atol=1e-12)
+    g = second[0] if type(second) is tuple else second
+    assert type(g) is numpy.ndarray  # made on the host from its line on: NumPy's own array
+
+
+def test_a_remembered_line_is_forgotten_when_its_array_goes_to_the_gpu(auto):
+    M = np.to_device(_spd(200, 3), "gpu")
+    want = numpy.linalg.cholesky(np.asnumpy(M))
+    A = _outer_cholesky(np, M)  # the loop moves A (made at np.array's line) to the host
+    assert A._h is not None and list(_placement.lines.values()) == [True]
+    A = _outer_cholesky(np, M)
+    assert type(A) is numpy.ndarray  # made at the remembered line: a NumPy array, from the start
+    numpy.testing.assert_allclose(numpy.tril(A), want, rtol=1e-10, atol=1e-12)
+    s = M + A  # GPU work with A: its line is forgotten for good
+    assert np.get_device(s) == "gpu" and list(_placement.lines.values()) == [False]
+    A = _outer_cholesky(np, M)
+    assert type(A) is np.ndarray and A._h is not None  # on the GPU, moved again by the loop
+    numpy.testing.assert_allclose(numpy.tril(np.asnumpy(A)), want, rtol=1e-10, atol=1e-12)
+    assert list(_placement.lines.values()) == [False]  # (not learnt again)
+
+
+def test_remembered_lines_do_not_apply_on_the_forced_gpu(auto):
+    M = np.to_device(_spd(200, 4), "gpu")
+    _outer_cholesky(np, M)
+    assert any(_placement.lines.values())
+    with np.device("gpu"):
+        A = _outer_cholesky(np, M)
+        assert type(A) is np.ndarray and A._h is None
+    assert np.stats()["placement"]["at_loop_lines"]["count"] == 0
+    _placement.forget_lines()
+    assert not _placement.lines and type(_outer_cholesky(np, M)) is np.ndarray

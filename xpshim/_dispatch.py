@@ -16,7 +16,7 @@ import numpy
 
 from . import _backend, _config, _edges, _exact, _fallback, _gaps, _placement, _signatures, _transfer
 from ._errors import OutOfMemoryError
-from ._ndarray import dev, host, ndarray, wrap
+from ._ndarray import dev, fresh, host, ndarray, wrap
 from ._registry import (ARRAY_PARAMS, METHOD_ARRAY_ARGS, NO_OP_KWARGS, SEQUENCE_PARAMS, SEQUENCE_PARAMS_OF,
                         WRITES_INTO)
 
@@ -407,6 +407,7 @@ def non_binding(f):
     return cls()
 
 
+_HOST_ARRAY = numpy.ndarray
 _HOST_OPERAND = frozenset({numpy.ndarray, int, float, complex, bool})
 _PLAIN_KW = frozenset({int, float, bool, str, type(None)})  # keyword values that hold no array (axis=0)
 # NumPy's scalar types: a ufunc of these (and numbers) is NumPy's, as a loop's np.sqrt(s) is
@@ -428,25 +429,36 @@ def function(modname, name, npf, cupy_path, creation=False):
             return route.gpu(args, kwargs)
     else:
         grows = route.name in _placement.GROWS
+        host_array, plain_kw, host_operand = numpy.ndarray, _PLAIN_KW, _HOST_OPERAND  # (closure cells: fast)
 
         def wrapper(*args, **kwargs):
             if not _backend.live:
                 return npf(*args, **kwargs)
             loc = None
-            if args and type(args[0]) is numpy.ndarray and (
-                    len(args) == 1 or (len(args) == 2 and type(args[1]) in _HOST_OPERAND)):
-                loc = "cpu"  # the common case (a NumPy array, and a number or another one) without locate
-                for v in kwargs.values():  # (and keywords like axis=0)
-                    if type(v) not in _PLAIN_KW:
-                        loc = None
-                        break
+            if args:  # the common cases without a call to locate: a NumPy array, and a number or
+                a0 = args[0]  # another one; a list or tuple of NumPy arrays (concatenate, stack)
+                t = type(a0)
+                if t is host_array:
+                    if len(args) == 1 or (len(args) == 2 and type(args[1]) in host_operand):
+                        loc = "cpu"
+                elif (t is tuple or t is list) and len(args) == 1 and a0:
+                    for b in a0:
+                        if type(b) is not host_array:
+                            break
+                    else:
+                        loc = "cpu"
+                if loc is not None and kwargs:  # (and keywords like axis=0)
+                    for v in kwargs.values():
+                        if type(v) not in plain_kw:
+                            loc = None
+                            break
             if loc is None:
                 loc = locate(args, kwargs)
             if loc == "cpu":
                 if grows and _config.placing() and _placement.grows(route.name, args, kwargs):
                     return route.gpu(args, kwargs)  # a result past the crossover from small inputs
                 r = npf(*args, **kwargs)
-                if type(r) is numpy.ndarray and r.size >= _placement.limit:
+                if type(r) is host_array and r.size >= _placement.limit:
                     return _placement.promote(r, args, kwargs)
                 return r
             if loc is None:
@@ -490,16 +502,19 @@ class ufunc:
             on_host = False
             for x in args:
                 t = type(x)
-                if t is numpy.ndarray or t in _NUMPY_SCALARS:
+                if t is _HOST_ARRAY or t in _NUMPY_SCALARS:
                     on_host = True
                 elif t is not float and t is not int:
                     break
             else:
                 if on_host:
                     r = self._np(*args)
-                    if type(r) is numpy.ndarray and r.size >= _placement.limit:
+                    if type(r) is _HOST_ARRAY and r.size >= _placement.limit:
                         return _placement.promote(r, args, kwargs)
                     return r
+        return self._call(args, kwargs)
+
+    def _call(self, args, kwargs):
         loc = locate(args, kwargs)
         if loc is None:
             loc = "cpu" if _config.placing() else _config.current_device()  # scalars and lists: small
@@ -517,7 +532,7 @@ class ufunc:
         if cpf is None:  # (the gap table's version, or the host: through the function route, which
             return r.gpu(args, kwargs)  # also takes a host out= and a ufunc's out=(a,))
         if not kwargs:
-            return wrap(call_gpu(cpf, [x._a if type(x) is ndarray else _arraylike(x) for x in args], kwargs))
+            return fresh(call_gpu(cpf, [x._a if type(x) is ndarray else _arraylike(x) for x in args], kwargs))
         out = kwargs.get("out")
         if type(out) is tuple and len(out) == 1:
             kwargs = dict(kwargs, out=out[0])
@@ -533,7 +548,7 @@ class ufunc:
                                  f"CuPy's ufuncs take no {', '.join(map(repr, gap))} argument")
         a = [_arraylike(x) for x in args]
         kw = {k: tuple(map(dev, v)) if k == "out" and type(v) is tuple else dev(v) for k, v in kwargs.items()}
-        res = wrap(call_gpu(cpf, a, kw))
+        res = fresh(call_gpu(cpf, a, kw))
         if out is not None:
             return out if type(out) is not tuple or len(out) != 1 else out[0]
         return res
@@ -726,7 +741,7 @@ def _result(r, args, kwargs):
         for v in kwargs.values():
             if type(v) is ndarray and r is v._a:
                 return v
-    return wrap(r)
+    return fresh(r)
 
 
 def _is_out(r, o):

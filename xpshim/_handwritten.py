@@ -7,7 +7,7 @@ import numpy
 from . import _backend, _config, _placement, _transfer
 from . import _fused, _hostio
 from ._dispatch import GpuObject, asnumpy, call_gpu, function, host_only_dtype, non_binding
-from ._ndarray import ndarray, wrap
+from ._ndarray import fresh, ndarray, wrap
 
 
 def _creation(name):
@@ -22,7 +22,7 @@ def _creation(name):
         if type(a) is ndarray or _backend.is_raw_gpu_array(a):
             raw = a._a if type(a) is ndarray else a
             r = call_gpu(getattr(xp, name), [raw, dtype, *args], kwargs)
-            return a if r is raw and type(a) is ndarray else wrap(r)
+            return a if r is raw and type(a) is ndarray else fresh(r)
         # Host data (lists, NumPy arrays, PIL images, ...): NumPy reads it, one counted copy moves it.
         kwargs.pop("like", None)
         sized = _config.placing()  # auto mode: small data stays a NumPy array on the host
@@ -35,9 +35,9 @@ def _creation(name):
         h = npf(a, dtype, *args, **kwargs)
         if host_only_dtype(h.dtype):  # object, string, datetime, structured, longdouble: no GPU form
             return h
-        if sized and h.size < _placement.limit:
+        if sized and (h.size < _placement.limit or _placement.lines and _placement.made_here(h)):
             return h
-        return wrap(_transfer.to_device(h, name))
+        return fresh(_transfer.to_device(h, name))
 
     f.__name__ = f.__qualname__ = name
     f.__module__ = "xpshim"

@@ -77,6 +77,24 @@ def wrap(r):
     return r
 
 
+def fresh(r):
+    """``wrap(r)`` for a call's new result, as the user receives it. In auto mode, a new array
+    that a loop may come to index remembers the user's line that made it, and one made at a
+    line whose arrays a loop used on the host is made a NumPy array there (``_placement``)."""
+    if type(r) is not _cupy_ndarray or r.base is not None or not _placement.limit <= r.size <= _placement.LINE_CAP \
+            or not _config.placing():
+        return wrap(r)
+    line = _placement.birth_line()
+    if _placement.lines and _placement.lines.get(line):
+        return _placement.moved_at_line(r, line)
+    o = _new(ndarray)
+    o._a = r
+    o._h = None
+    o._n = 0
+    o._s = line
+    return o
+
+
 _cupy_ndarray = None  # cupy.ndarray once the backend is live (set by _bind_cupy)
 
 
@@ -271,8 +289,9 @@ class ndarray(metaclass=_NdarrayMeta):
     """
 
     # _a: the CuPy array; _h: None, or the NumPy array holding the data instead (_a unset);
-    # _n: consecutive scalar accesses (_placement.scalar_access)
-    __slots__ = ("_a", "_h", "_n", "_x", "__weakref__")
+    # _n: consecutive scalar accesses (_placement.scalar_access); _s: the user's line that made
+    # it, where a loop may come to index it (set by fresh(), else unset)
+    __slots__ = ("_a", "_h", "_n", "_s", "_x", "__weakref__")
     __array_priority__ = 100.0
     __hash__ = None
 
@@ -770,7 +789,7 @@ def _binary(op):
         o = operand(other)
         if o is NotImplemented:
             return NotImplemented
-        return wrap(op(self._a, o))
+        return fresh(op(self._a, o))
     return f
 
 
@@ -794,7 +813,7 @@ def _reflected(op):
         o = operand(other)
         if o is NotImplemented:
             return NotImplemented
-        return wrap(op(o, self._a))
+        return fresh(op(o, self._a))
     return f
 
 
@@ -809,7 +828,7 @@ def _inplace(op):
 
 
 def _unary(op):
-    return lambda self: wrap(op(self._a))
+    return lambda self: fresh(op(self._a))
 
 
 # NumPy's formulas where CuPy's loops differ (xpshim/_exact.py)

@@ -8,13 +8,13 @@ at a time. Here the staging is ours and large:
 * host to device: the source is copied into reusable pinned buffers by several
   threads at once (NumPy's copy releases the GIL), and each filled buffer is sent
   with an asynchronous copy on the current stream while the next one fills;
-* device to host: results of 1 MiB and more land straight in pinned memory
+* device to host: results of 64 KiB and more land straight in pinned memory
   (CuPy's pinned pool, returned to it when the array is freed), up to a cap on
   the pinned bytes held by live results; past the cap they go through the
   staging buffers into ordinary memory.
 
 Only ``_transfer`` calls this module (it counts every copy); below
-``MIN_BYTES`` the plain CuPy copy is used, its latency being lower.
+``MIN_BYTES`` (up) or ``MIN_BYTES_DOWN`` (down) the plain CuPy copy is used, its latency being lower.
 """
 
 import os
@@ -25,6 +25,9 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy
 
 MIN_BYTES = 1 << 20  # below this a plain copy is faster (no thread hand-off)
+# Results of this many bytes and more land straight in pinned memory (no threads: one pool
+# allocation and one DMA), where a pageable copy runs at 3 GB/s: 0.25 ms for a 300 x 300 matrix
+MIN_BYTES_DOWN = 64 << 10
 # 64 MiB buffers filled by up to 16 threads: on an H200 host the best of the strategies measured
 # side by side (benchmarks/HISTORY.md, copies probe: 33.9 GB/s up from pageable memory, against
 # 19.9 with 16 MiB and 8 threads; the host copy alone peaks at 38.7 with 16 threads).

@@ -12,7 +12,12 @@ single operation. In auto mode, therefore:
 * a GPU array read or written element by element (many consecutive scalar ``x[i, j]``) moves
   its data to the host when nothing else refers to its device memory; the wrapper keeps
   serving scalar indexing from there, and any other use moves the data back first (counted);
-* a GPU array among a call's arguments still runs the call on the GPU (the existing rule).
+* a GPU array among a call's arguments still runs the call on the GPU (the existing rule);
+* the line of the user's code that made an array such a loop moved is remembered: the arrays
+  made at that line later (up to ``LINE_CAP`` elements) are made on the host as NumPy arrays, so
+  a function that loops by hand runs as NumPy from its first iteration when it is called again.
+  An array made so that then goes to the GPU as part of GPU work makes its line forgotten for
+  good (``xpshim.stats()["placement"]["at_loop_lines"]`` counts the arrays, by line).
 
 ``XPSHIM_DEVICE=gpu`` and ``xpshim.device("gpu")`` keep every array on the GPU; none of this
 applies there. Every move is counted in ``xpshim.stats()["placement"]``.
@@ -25,7 +30,7 @@ import weakref
 
 import numpy
 
-from . import _backend, _config, _transfer
+from . import _backend, _callsite, _config, _transfer
 
 # Elements from which a NumPy result of an xpshim call moves to the GPU: the crossover once a
 # GPU is in use, else never. Read on the hot path (one comparison).
@@ -88,6 +93,10 @@ def promote(r, args, kwargs, reason="result"):
         return r
     if _hosted and (_from_hosted(args) or _from_hosted(kwargs.values())):
         return r  # made from an array a loop moved to the host: that loop stays there
+    if lines and r.size <= LINE_CAP:
+        line = birth_line()
+        if lines.get(line):
+            return made_on_host(r, line)
     from ._ndarray import wrap
 
     return wrap(_transfer.place_on_device(r, f"{reason} of {r.size} elements"))
@@ -104,6 +113,10 @@ def arrayless(route, args, kwargs):
         return r
     if n < limit:
         return route.npf(*args, **kwargs)
+    if lines and n <= LINE_CAP:
+        line = birth_line()
+        if lines.get(line):
+            return made_on_host(route.npf(*args, **kwargs), line)
     return route.gpu(args, kwargs)
 
 
@@ -261,6 +274,10 @@ def scalar_access(x, n):
         return False
     x._h = _transfer.place_on_host(x._a, f"a loop over elements or small parts of {x._a.size} elements")
     _hosted[id(x._h)] = x._h
+    line = getattr(x, "_s", None)
+    if line is not None and line not in lines and len(lines) < MAX_LINES:
+        lines[line] = True  # (False, once forgotten, stays)
+        _transfer.device_use_hook = used_on_device
     del x._a  # from here, touching x._a (any GPU use) brings the data back: ndarray.__getattr__
     return True
 
@@ -359,3 +376,75 @@ def host_value(v):
     if _backend.is_raw_gpu_array(v):
         return _transfer.to_host(v, "assigned value")
     return v
+
+
+# ---------------------------------------------------------------- the lines that loops work at
+
+# Elements up to which an array made at a remembered line is made on the host; how many lines
+# are remembered at most (a line is a code object and a line number: memory, not a leak).
+LINE_CAP = 1 << 22
+MAX_LINES = 4096
+lines = {}  # (code, line) -> True: made on the host; False: forgotten (its arrays went to the GPU)
+_born = {}  # id(NumPy array) -> (weak reference, line): arrays made on the host at a line
+
+
+def birth_line():
+    """The user's line making an array now: (code object, line number), or None."""
+    f = sys._getframe(1)
+    inside = _callsite._inside
+    while f is not None:
+        code = f.f_code
+        hit = inside.get(code)
+        if hit is None:
+            hit = _callsite._is_inside(code)
+        if not hit:
+            return code, f.f_lineno
+        f = f.f_back
+    return None
+
+
+def made_on_host(h, line):
+    """``h`` (a NumPy array) as an array made at a remembered line: kept on the host, its views
+    kept there too (``_hosted``), and counted by line."""
+    _hosted[id(h)] = h
+    if len(_born) > 4 * MAX_LINES:  # (drop the entries of arrays that are gone)
+        for k in [k for k, (ref, _) in _born.items() if ref() is None]:
+            del _born[k]
+    _born[id(h)] = (weakref.ref(h), line)
+    _transfer.count_at_line(h.nbytes, f"{line[0].co_filename}:{line[1]}")
+    return h
+
+
+def made_here(h):
+    """True when the user's line making ``h`` (host data for a new array) is a remembered one:
+    ``h`` is then kept on the host (counted)."""
+    if h.size > LINE_CAP:
+        return False
+    line = birth_line()
+    if not lines.get(line):
+        return False
+    made_on_host(h, line)
+    return True
+
+
+def moved_at_line(a, line):
+    """A new CuPy array ``a`` made at a remembered line: its data on the host (counted)."""
+    return made_on_host(_transfer.place_on_host(a, f"made at a line whose arrays a loop used on the host "
+                                                   f"({a.size} elements)"), line)
+
+
+def used_on_device(h):
+    """A NumPy array goes to the GPU for GPU work: if it (or the array it views) was made at a
+    remembered line, that line's arrays are made on the GPU again, from now on."""
+    while isinstance(h.base, numpy.ndarray):
+        h = h.base
+    e = _born.pop(id(h), None)
+    if e is not None and e[0]() is h:
+        lines[e[1]] = False
+
+
+def forget_lines():
+    """Forget every remembered line (tests, and ``xpshim.reset_placement``)."""
+    lines.clear()
+    _born.clear()
+    _transfer.device_use_hook = None

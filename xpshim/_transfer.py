@@ -28,6 +28,11 @@ _fallback_sites = defaultdict(Counter)
 _placed = Counter()  # "to_device" | "to_host" -> moves made by auto mode's placement
 _placed_bytes = Counter()
 _placed_sites = defaultdict(Counter)
+_at_lines = Counter()  # "file:line" -> arrays made on the host at a line a loop used (_placement)
+_at_lines_bytes = [0]
+
+# Called with each NumPy array sent to the GPU, once auto mode remembers lines (_placement)
+device_use_hook = None
 
 
 def _site(depth, reason):
@@ -62,14 +67,16 @@ def _record(direction, nbytes, reason):
         )
 
 
-def _fast(xp, nbytes):
+def _fast(xp, nbytes, least=_pinned.MIN_BYTES):
     # Pinned, pipelined copies (_pinned) for large arrays on the real CuPy.
-    return nbytes >= _pinned.MIN_BYTES and xp.__name__ == "cupy"
+    return nbytes >= least and xp.__name__ == "cupy"
 
 
 def to_device(obj, reason, dtype=None):
     """Copy host data (array, list, scalar, anything NumPy accepts) to the GPU."""
     xp = _backend.xp
+    if device_use_hook is not None and type(obj) is numpy.ndarray:
+        device_use_hook(obj)
     host = numpy.asarray(obj, dtype=dtype)
     _record("host_to_device", host.nbytes, reason)
     if _fast(xp, host.nbytes) and host.dtype.kind not in "OUSV":
@@ -89,6 +96,13 @@ def _record_placement(direction, nbytes, reason):
     _tally(_placed, _placed_bytes, _placed_sites, direction, nbytes, reason)
 
 
+def count_at_line(nbytes, site):
+    """An array made on the host at a line whose arrays a loop used there (auto mode)."""
+    with _lock:
+        _at_lines[site] += 1
+        _at_lines_bytes[0] += nbytes
+
+
 def place_on_device(host, reason):
     """Move a NumPy array to the GPU because auto mode's placement decided so (counted there)."""
     xp = _backend.xp
@@ -101,6 +115,9 @@ def place_on_device(host, reason):
 def place_on_host(dev, reason):
     """Move a CuPy array's data to a new NumPy array for auto mode's placement (counted there)."""
     _record_placement("to_host", dev.nbytes, reason)
+    xp = _backend.xp
+    if _fast(xp, dev.nbytes, _pinned.MIN_BYTES_DOWN):
+        return _pinned.to_host(xp, dev)
     return dev.get()
 
 
@@ -126,7 +143,7 @@ def to_host(dev, reason):
     """Copy a CuPy array to a new NumPy array."""
     _record("device_to_host", dev.nbytes, reason)
     xp = _backend.xp
-    if _fast(xp, dev.nbytes):
+    if _fast(xp, dev.nbytes, _pinned.MIN_BYTES_DOWN):
         return _pinned.to_host(xp, dev)
     return dev.get()
 
@@ -144,12 +161,9 @@ def stats():
 
         {"transfers": {"host_to_device": {"count": n, "bytes": b, "sites": {...}},
                        "device_to_host": {...}},
-         "placement": {
-                d: {"count": _placed[d], "bytes": _placed_bytes[d],
-                    "sites": {f"{fn}:{line} ({why})": n for (fn, line, why), n in _placed_sites[d].items()}}
-                for d in ("to_device", "to_host")
-            },
-            "fallbacks": {"function name": {"count": n, "sites": {"file:line": n}}}}
+         "placement": {"to_device": {...}, "to_host": {...},   # auto mode's moves
+                       "at_loop_lines": {...}},  # arrays made on the host at a loop's line
+         "fallbacks": {"function name": {"count": n, "sites": {"file:line": n}}}}
     """
     with _lock:
         return {
@@ -162,7 +176,8 @@ def stats():
                 d: {"count": _placed[d], "bytes": _placed_bytes[d],
                     "sites": {f"{fn}:{line} ({why})": n for (fn, line, why), n in _placed_sites[d].items()}}
                 for d in ("to_device", "to_host")
-            },
+            } | {"at_loop_lines": {"count": sum(_at_lines.values()), "bytes": _at_lines_bytes[0],
+                                   "sites": dict(_at_lines)}},
             "fallbacks": {
                 n: {"count": c, "sites": dict(_fallback_sites[n])} for n, c in _fallbacks.items()
             },
@@ -177,6 +192,8 @@ def reset_stats():
         _sites.clear()
         _placed_sites.clear()
         _fallback_sites.clear()
+        _at_lines.clear()
+        _at_lines_bytes[0] = 0
 
 
 def _write_report():
