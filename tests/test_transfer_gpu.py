@@ -13,7 +13,7 @@ from xpshim import _pinned
 
 pytestmark = pytest.mark.gpu
 
-SIZES = [0, 3, (64 << 10) - 8, 64 << 10, (1 << 20) - 8, 1 << 20, (17 << 20) + 24, 40 << 20]  # bytes, around the thresholds
+SIZES = [0, 3, (64 << 10) - 8, 64 << 10, (1 << 20) - 8, 1 << 20, (17 << 20) + 24, 40 << 20, (130 << 20) + 24]  # bytes, around the thresholds
 DTYPES = ["uint8", "int16", "float32", "float64", "complex128", "bool"]
 
 
