@@ -33,7 +33,9 @@ def report():
                  f"XPSHIM_CROSSOVER={_config.crossover_env if _config.crossover_env is not None else '-'}")
     n, source = _config.crossover()
     if _config.placing():
-        use = f"in use: arrays under {n} elements stay on the CPU, larger ones go to the GPU"
+        use = (f"in use: arrays under {n} elements stay on the CPU, larger ones go to the GPU; a GPU array "
+               "that a Python loop indexes element by element moves to the CPU, and the line that made it "
+               "then makes its arrays on the CPU")
     elif _config.current_device() == "gpu":
         use = "not in use: every array goes to the GPU (auto mode places by size)"
     else:
