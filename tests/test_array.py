@@ -114,6 +114,22 @@ def test_numpy_only_inputs_stay_on_host(gpu):
     assert isinstance(np.sqrt(numpy.ones(3)), numpy.ndarray)
 
 
+def test_a_gpu_array_anywhere_in_a_list_or_keyword_runs_the_call_on_the_gpu(pair):
+    """The dispatch's fast path takes only lists of NumPy arrays to NumPy: a GPU array later in
+    the list, or as a keyword, still runs the call on the GPU."""
+    d, h = pair
+    z = numpy.zeros((1, 4))
+    for got in (np.concatenate((z, z, d)), np.stack([z[0], d[0]]), np.concatenate([z, z], axis=0, out=np.zeros((2, 4)))):
+        assert isinstance(got, GpuArray)
+    same(np.concatenate((z, z, d)), numpy.concatenate((z, z, h)))
+    same(np.stack([z[0], d[0]]), numpy.stack([z[0], h[0]]))
+    r = np.concatenate((z, z))
+    assert type(r) is numpy.ndarray and r.shape == (2, 4)
+    out = np.zeros((2, 4))
+    assert np.concatenate([z, z + 1], axis=0, out=out) is out
+    same(out, numpy.concatenate([z, z + 1]))
+
+
 def test_reductions_and_methods(pair):
     d, h = pair
     for name in ("sum", "mean", "std", "var", "min", "max", "argmax", "argmin", "prod", "cumsum", "any", "all"):
