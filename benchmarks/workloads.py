@@ -124,6 +124,7 @@ def check(mod, n, variant, want):
         except Exception as exc:  # CuPy refusing what NumPy takes is a finding: recorded, not hidden
             free_gpu()
             return {"error": one_line(exc)}, None, None
+    entry["first"] = first  # (the checking run: compilation, plans and auto mode's learning included)
     if want is not None:
         why = workloads.mismatch(mod, got, want)
         entry["valid"] = why is None
@@ -289,6 +290,15 @@ def table(res):
         buf.write("\nHost fallbacks in xpshim (calls that ran on NumPy, in one run):\n\n")
         for name, v, fb in fallbacks:
             buf.write(f"- {name}, {LABELS[v]}: " + ", ".join(f"`{k}` ×{c}" for k, c in fb.items()) + "\n")
+    firsts = [(name, v, e["first"], e["median"]) for name, row in res["workloads"].items() for v in cols
+              for e in [row["variants"].get(v, {})] if v.startswith("xpshim") and "first" in e and "median" in e
+              and e.get("reps") and e["first"] > 1.5 * e["median"]]
+    if firsts:
+        buf.write("\nFirst runs of xpshim that took over 1.5x their median (the checking run, not timed above: "
+                  "compilation, and what auto mode learns about loops, happen there):\n\n")
+        for name, v, first, med in firsts:
+            base = res["workloads"][name]["variants"].get("numpy", {}).get("median")
+            buf.write(f"- {name}, {LABELS[v]}: {ms(first)} ms" + (f" ({base / first:.3g}x NumPy's median)" if base else "") + "\n")
     if notes:
         buf.write("\nNotes:\n\n" + "".join(f"{i}. {t}\n" for i, t in enumerate(notes, 1)))
     return buf.getvalue()
