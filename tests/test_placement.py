@@ -462,3 +462,31 @@ def test_remembered_lines_do_not_apply_on_the_forced_gpu(auto):
     assert np.stats()["placement"]["at_loop_lines"]["count"] == 0
     _placement.forget_lines()
     assert not _placement.lines and type(_outer_cholesky(np, M)) is np.ndarray
+
+
+def test_host_data_in_a_buffer_of_its_own_keeps_a_loops_results_on_the_host(auto, monkeypatch):
+    """On the GPU, data moved to the host lands in pinned memory: a view of a byte array over
+    that memory. Results made from views of it (LU's np.outer of a row and a column) must still
+    be known as a loop's and stay on the host (the H200 showed LU by hand at 0.35x NumPy when
+    they were not: every outer product went to the GPU and back)."""
+    from xpshim import _transfer
+
+    real = _transfer.place_on_host
+
+    def pinned_like(dev, reason):
+        h = real(dev, reason)
+        buf = numpy.frombuffer(bytearray(h.nbytes), numpy.uint8)  # (as _pinned.to_host makes it)
+        out = buf.view(h.dtype).reshape(h.shape)
+        out[...] = h
+        return out
+
+    monkeypatch.setattr(_transfer, "place_on_host", pinned_like)
+    w = workloads.load("lu_by_hand")
+    want = w.run(numpy, 200)
+    for _ in range(2):  # the first call moves A; the second makes it on the host at its line
+        np.reset_stats()
+        got = w.run(np, 200)
+        assert placed("to_device") == 0
+        for g, t in zip(got, want):
+            numpy.testing.assert_allclose(np.asnumpy(g), t, rtol=1e-10, atol=1e-12)
+    assert np.stats()["placement"]["at_loop_lines"]["count"] == 1

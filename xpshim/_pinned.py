@@ -6,9 +6,8 @@ because the driver stages it through its own small pinned buffer, one piece
 at a time. Here the staging is ours and large:
 
 * host to device: the source is copied into reusable pinned buffers by several
-  threads at once (NumPy's copy releases the GIL), 1 MiB pieces each sent with an
-  asynchronous copy on the current stream as soon as it has landed, while the
-  others fill;
+  threads at once (NumPy's copy releases the GIL), and each filled buffer is sent
+  with an asynchronous copy on the current stream while the next one fills;
 * device to host: results of 64 KiB and more land straight in pinned memory
   (CuPy's pinned pool, returned to it when the array is freed), up to a cap on
   the pinned bytes held by live results; past the cap they go through the
@@ -35,7 +34,7 @@ MIN_BYTES_DOWN = 64 << 10
 CHUNK = 64 << 20  # bytes per staging buffer
 NBUF = 3  # staging buffers: one filling, one in flight, one spare
 _THREADS = max(1, min(16, (os.cpu_count() or 1)))
-_PIECE = 1 << 20  # bytes per piece: filled by one thread, then sent at once
+_PIECE = 2 << 20  # bytes per thread within a chunk
 
 
 def _cap():
@@ -94,26 +93,6 @@ def to_device(cp, host):
     return to_device_runs(cp, [_bytes_of(host)], host.shape, host.dtype)
 
 
-def _send(cp, view, src, mem_ptr, dst_ptr, stream_ptr, device):
-    """Fill the pinned ``view`` from ``src`` and send it to ``dst_ptr``, piece by piece: each
-    piece's copy to the device starts as soon as that piece has landed (from whichever thread
-    filled it), so the filling and the sending overlap even within one buffer."""
-    n = src.size
-    pool = _state["pool"]
-    if pool is None or n < 2 * _PIECE:
-        numpy.copyto(view[:n], src)
-        cp.cuda.runtime.memcpyAsync(dst_ptr, mem_ptr, n, 1, stream_ptr)  # 1: host to device
-        return
-
-    def piece(off):
-        m = min(_PIECE, n - off)
-        numpy.copyto(view[off:off + m], src[off:off + m])
-        cp.cuda.runtime.setDevice(device)  # (a worker thread's current device is its own)
-        cp.cuda.runtime.memcpyAsync(dst_ptr + off, mem_ptr + off, m, 1, stream_ptr)
-
-    list(pool.map(piece, range(0, n, _PIECE)))
-
-
 def to_device_runs(cp, runs, shape, dtype):
     """A new CuPy array of ``shape`` and ``dtype`` whose bytes are the 1-d uint8
     arrays ``runs``, one after another."""
@@ -123,7 +102,6 @@ def to_device_runs(cp, runs, shape, dtype):
     with _lock:  # one pipeline at a time: the staging buffers are shared
         st = _setup(cp)
         stream = cp.cuda.get_current_stream()
-        device = cp.cuda.runtime.getDevice()
         bufs, events = st["bufs"], st["events"]
         dptr, i, done = out.data.ptr, 0, 0
         for src in runs:
@@ -134,9 +112,10 @@ def to_device_runs(cp, runs, shape, dtype):
                     events[j].synchronize()  # that buffer's previous copy has left it
                 m = min(CHUNK, n - off)
                 mem, view = bufs[j]
-                _send(cp, view, src[off:off + m], mem.ptr, dptr + done, stream.ptr, device)
+                _copy(view[:m], src[off:off + m])
+                cp.cuda.runtime.memcpyAsync(dptr + done, mem.ptr, m, 1, stream.ptr)  # 1: host to device
                 ev = cp.cuda.Event(block=False, disable_timing=True)
-                ev.record(stream)  # (after every piece's copy: all were queued on this stream)
+                ev.record(stream)
                 events[j] = ev
                 i, done = i + 1, done + m
     # No wait here: later work on this stream is ordered after the copy, and the

@@ -58,12 +58,25 @@ def refresh():
 _hosted = weakref.WeakValueDictionary()
 
 
+def _root(h):
+    """The NumPy array that owns ``h``'s memory (``h`` itself, or the array it views; for data
+    that landed in pinned memory, the byte array over that memory)."""
+    while isinstance(h.base, numpy.ndarray):
+        h = h.base
+    return h
+
+
+def _host_data(h):
+    """Register ``h`` as host data of an array a loop uses there (by its root: views of it, and of
+    the root, are then known as such)."""
+    root = _root(h)
+    _hosted[id(root)] = root
+
+
 def _from_hosted(group):
     for a in group:
         if type(a) is numpy.ndarray:
-            root = a
-            while isinstance(root.base, numpy.ndarray):
-                root = root.base
+            root = _root(a)
             if _hosted.get(id(root)) is root:
                 return True
     return False
@@ -273,7 +286,7 @@ def scalar_access(x, n):
         x._n = n
         return False
     x._h = _transfer.place_on_host(x._a, f"a loop over elements or small parts of {x._a.size} elements")
-    _hosted[id(x._h)] = x._h
+    _host_data(x._h)
     line = getattr(x, "_s", None)
     if line is not None and line not in lines and len(lines) < MAX_LINES:
         lines[line] = True  # (False, once forgotten, stays)
@@ -406,11 +419,12 @@ def birth_line():
 def made_on_host(h, line):
     """``h`` (a NumPy array) as an array made at a remembered line: kept on the host, its views
     kept there too (``_hosted``), and counted by line."""
-    _hosted[id(h)] = h
+    _host_data(h)
+    root = _root(h)
     if len(_born) > 4 * MAX_LINES:  # (drop the entries of arrays that are gone)
         for k in [k for k, (ref, _) in _born.items() if ref() is None]:
             del _born[k]
-    _born[id(h)] = (weakref.ref(h), line)
+    _born[id(root)] = (weakref.ref(root), line)
     _transfer.count_at_line(h.nbytes, f"{line[0].co_filename}:{line[1]}")
     return h
 
@@ -436,8 +450,7 @@ def moved_at_line(a, line):
 def used_on_device(h):
     """A NumPy array goes to the GPU for GPU work: if it (or the array it views) was made at a
     remembered line, that line's arrays are made on the GPU again, from now on."""
-    while isinstance(h.base, numpy.ndarray):
-        h = h.base
+    h = _root(h)
     e = _born.pop(id(h), None)
     if e is not None and e[0]() is h:
         lines[e[1]] = False

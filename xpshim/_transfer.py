@@ -115,10 +115,7 @@ def place_on_device(host, reason):
 def place_on_host(dev, reason):
     """Move a CuPy array's data to a new NumPy array for auto mode's placement (counted there)."""
     _record_placement("to_host", dev.nbytes, reason)
-    xp = _backend.xp
-    if _fast(xp, dev.nbytes, _pinned.MIN_BYTES_DOWN):
-        return _pinned.to_host(xp, dev)
-    return dev.get()
+    return dev.get()  # (an array of its own, not pinned memory: views of it then have it as their base)
 
 
 def image_to_device(image, reason):
