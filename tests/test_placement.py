@@ -490,3 +490,21 @@ def test_host_data_in_a_buffer_of_its_own_keeps_a_loops_results_on_the_host(auto
         for g, t in zip(got, want):
             numpy.testing.assert_allclose(np.asnumpy(g), t, rtol=1e-10, atol=1e-12)
     assert np.stats()["placement"]["at_loop_lines"]["count"] == 1
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", ["cholesky_by_hand", "lu_by_hand"])
+def test_loop_lines_on_the_real_gpu(real_gpu, name):
+    """Auto mode on real CuPy: the factorisations by hand give NumPy's results on both calls; the
+    second makes its matrix on the host at the remembered line and moves nothing to the GPU."""
+    w = workloads.load(name)
+    n = 300
+    want = w.run(numpy, n)
+    with np.device("auto"):
+        for call in range(2):
+            np.reset_stats()
+            got = w.run(np, n)
+            for g, t in zip(got if type(got) is tuple else (got,), want if type(want) is tuple else (want,)):
+                numpy.testing.assert_allclose(np.asnumpy(g), t, rtol=1e-10, atol=1e-12)
+            assert placed("to_device") == 0
+    assert np.stats()["placement"]["at_loop_lines"]["count"] >= 1
