@@ -430,6 +430,10 @@ def function(modname, name, npf, cupy_path, creation=False):
     else:
         grows = route.name in _placement.GROWS
         host_array, plain_kw, host_operand = numpy.ndarray, _PLAIN_KW, _HOST_OPERAND  # (closure cells: fast)
+        # NumPy's function without its own __array_function__ check, for arguments that are plain
+        # NumPy arrays and numbers only (nothing there can override it): that check costs about
+        # as much as ours
+        plain_npf = getattr(npf, "_implementation", npf)
 
         def wrapper(*args, **kwargs):
             if not _backend.live:
@@ -452,6 +456,11 @@ def function(modname, name, npf, cupy_path, creation=False):
                         if type(v) not in plain_kw:
                             loc = None
                             break
+                if loc is not None and not grows:
+                    r = plain_npf(*args, **kwargs)
+                    if type(r) is host_array and r.size >= _placement.limit:
+                        return _placement.promote(r, args, kwargs)
+                    return r
             if loc is None:
                 loc = locate(args, kwargs)
             if loc == "cpu":
