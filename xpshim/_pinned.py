@@ -26,7 +26,8 @@ import numpy
 
 MIN_BYTES = 1 << 20  # below this a plain copy is faster (no thread hand-off)
 # Results of this many bytes and more land straight in pinned memory (no threads: one pool
-# allocation and one DMA), where a pageable copy runs at 3 GB/s: 0.25 ms for a 300 x 300 matrix
+# allocation and one DMA): on the H200 host 11 / 28 GB/s at 256 KiB / 1 MiB, against 7 / 9.5
+# for CuPy's pageable copy (benchmarks/results/h200-v7.md)
 MIN_BYTES_DOWN = 64 << 10
 # 64 MiB buffers filled by up to 16 threads: on an H200 host the best of the strategies measured
 # side by side (benchmarks/HISTORY.md, copies probe: 33.9 GB/s up from pageable memory, against
