@@ -422,13 +422,21 @@ def test_a_loops_lines_make_host_arrays_when_called_again(auto, name):
     w = workloads.load(name)
     n = 200
     want = w.run(numpy, n)
-    first = w.run(np, n)
-    assert placed("to_host") >= 1 and np.stats()["placement"]["at_loop_lines"]["count"] == 0
-    assert _placement.lines and all(v is True for v in _placement.lines.values())
-    np.reset_stats()
-    second = w.run(np, n)
-    at = np.stats()["placement"]["at_loop_lines"]
+    got, ats, h2d = [], [], []
+    for i in range(3):  # (one calling line: the line that calls is part of what is remembered)
+        np.reset_stats()
+        got.append(w.run(np, n))
+        ats.append(np.stats()["placement"]["at_loop_lines"])
+        h2d.append(np.stats()["transfers"]["host_to_device"]["count"])
+        if i == 0:
+            assert placed("to_host") >= 1 and ats[0]["count"] == 0
+            assert _placement.lines and all(v is True for v in _placement.lines.values())
+    first, second = got[0], got[2]
+    at = ats[1]
     assert at["count"] >= 1 and all(f"{name}.py:" in site for site in at["sites"])
+    # the input, made in _data.py for the loop's data only, is remembered from the second call
+    # on: the third copies nothing to the GPU
+    assert any("_data.py:" in site for site in ats[2]["sites"]) and h2d[2] == 0 < h2d[0]
     for got in (first, second):
         for g, t in zip(got if type(got) is tuple else (got,), want if type(want) is tuple else (want,)):
             numpy.testing.assert_allclose(np.asnumpy(g), t, rtol=1e-10, atol=1e-12)
@@ -439,17 +447,52 @@ def test_a_loops_lines_make_host_arrays_when_called_again(auto, name):
 def test_a_remembered_line_is_forgotten_when_its_array_goes_to_the_gpu(auto):
     M = np.to_device(_spd(200, 3), "gpu")
     want = numpy.linalg.cholesky(np.asnumpy(M))
-    A = _outer_cholesky(np, M)  # the loop moves A (made at np.array's line) to the host
-    assert A._h is not None and list(_placement.lines.values()) == [True]
-    A = _outer_cholesky(np, M)
-    assert type(A) is numpy.ndarray  # made at the remembered line: a NumPy array, from the start
-    numpy.testing.assert_allclose(numpy.tril(A), want, rtol=1e-10, atol=1e-12)
-    s = M + A  # GPU work with A: its line is forgotten for good
-    assert np.get_device(s) == "gpu" and list(_placement.lines.values()) == [False]
-    A = _outer_cholesky(np, M)
-    assert type(A) is np.ndarray and A._h is not None  # on the GPU, moved again by the loop
-    numpy.testing.assert_allclose(numpy.tril(np.asnumpy(A)), want, rtol=1e-10, atol=1e-12)
-    assert list(_placement.lines.values()) == [False]  # (not learnt again)
+    for i in range(4):
+        A = _outer_cholesky(np, M)
+        if i == 0:  # the loop moves A (made at np.array's line) to the host
+            assert A._h is not None and list(_placement.lines.values()) == [True]
+        elif i == 1:
+            assert type(A) is numpy.ndarray  # made at the remembered line: a NumPy array, from the start
+            numpy.testing.assert_allclose(numpy.tril(A), want, rtol=1e-10, atol=1e-12)
+            s = M + A  # GPU work with A: its line is forgotten for good
+            assert np.get_device(s) == "gpu" and list(_placement.lines.values()) == [False]
+        else:
+            assert type(A) is np.ndarray and A._h is not None  # on the GPU, moved again by the loop
+            numpy.testing.assert_allclose(numpy.tril(np.asnumpy(A)), want, rtol=1e-10, atol=1e-12)
+            assert list(_placement.lines.values()) == [False]  # (not learnt again)
+
+
+def test_a_line_is_remembered_with_the_line_that_called_it(auto):
+    """A helper that makes arrays for a loop in one place and for other work in another is two
+    lines: what the loop taught is used where the loop's caller calls it, not elsewhere."""
+    M = np.to_device(_spd(200, 5), "gpu")
+    for i in range(2):
+        A = _outer_cholesky(np, M)
+        assert (type(A) is numpy.ndarray) == (i == 1)
+    B = _outer_cholesky(np, M)  # called from another line: learnt anew
+    assert type(B) is np.ndarray and B._h is not None
+    numpy.testing.assert_allclose(numpy.tril(np.asnumpy(B)), numpy.tril(A), rtol=1e-12, atol=1e-12)
+
+
+def test_inputs_of_a_loops_data_are_remembered_with_it(auto):
+    """M = B @ B.T made at a remembered line from a GPU array B: B's line is remembered as well,
+    so that the next call makes B on the host and nothing crosses to the GPU and back."""
+    data = numpy.random.default_rng(6).random((200, 200))
+
+    def factor(np):
+        B = np.asarray(data)
+        M = B @ B.T + 200 * np.eye(200)
+        return _outer_cholesky(np, M)
+
+    want = numpy.linalg.cholesky(data @ data.T + 200 * numpy.eye(200))
+    h2d = []
+    for i in range(4):  # one step up per call: A's line, then M's, then B's
+        np.reset_stats()
+        L = factor(np)
+        h2d.append(np.stats()["transfers"]["host_to_device"]["count"])
+        numpy.testing.assert_allclose(numpy.tril(np.asnumpy(L)), want, rtol=1e-10, atol=1e-12)
+    assert h2d[0] >= 1 and h2d[3] == 0
+    assert type(L) is numpy.ndarray and sum(_placement.lines.values()) >= 3  # A's, M's and B's lines
 
 
 def test_remembered_lines_do_not_apply_on_the_forced_gpu(auto):

@@ -508,6 +508,8 @@ class ufunc:
         if not _backend.live:
             return self._np(*args, **kwargs)
         if not kwargs:  # the common case, NumPy arrays and numbers only, without a call to locate
+            if len(args) == 1 and type(args[0]) in _NUMPY_SCALARS:  # (np.sqrt(s) in a loop)
+                return self._np(args[0])
             on_host = False
             for x in args:
                 t = type(x)
@@ -541,7 +543,7 @@ class ufunc:
         if cpf is None:  # (the gap table's version, or the host: through the function route, which
             return r.gpu(args, kwargs)  # also takes a host out= and a ufunc's out=(a,))
         if not kwargs:
-            return fresh(call_gpu(cpf, [x._a if type(x) is ndarray else _arraylike(x) for x in args], kwargs))
+            return fresh(call_gpu(cpf, [x._a if type(x) is ndarray else _arraylike(x) for x in args], kwargs), args)
         out = kwargs.get("out")
         if type(out) is tuple and len(out) == 1:
             kwargs = dict(kwargs, out=out[0])
@@ -557,7 +559,7 @@ class ufunc:
                                  f"CuPy's ufuncs take no {', '.join(map(repr, gap))} argument")
         a = [_arraylike(x) for x in args]
         kw = {k: tuple(map(dev, v)) if k == "out" and type(v) is tuple else dev(v) for k, v in kwargs.items()}
-        res = fresh(call_gpu(cpf, a, kw))
+        res = fresh(call_gpu(cpf, a, kw), args)
         if out is not None:
             return out if type(out) is not tuple or len(out) != 1 else out[0]
         return res
@@ -750,7 +752,7 @@ def _result(r, args, kwargs):
         for v in kwargs.values():
             if type(v) is ndarray and r is v._a:
                 return v
-    return fresh(r)
+    return fresh(r, args)
 
 
 def _is_out(r, o):

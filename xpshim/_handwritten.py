@@ -22,7 +22,7 @@ def _creation(name):
         if type(a) is ndarray or _backend.is_raw_gpu_array(a):
             raw = a._a if type(a) is ndarray else a
             r = call_gpu(getattr(xp, name), [raw, dtype, *args], kwargs)
-            return a if r is raw and type(a) is ndarray else fresh(r)
+            return a if r is raw and type(a) is ndarray else fresh(r, (a,))
         # Host data (lists, NumPy arrays, PIL images, ...): NumPy reads it, one counted copy moves it.
         kwargs.pop("like", None)
         sized = _config.placing()  # auto mode: small data stays a NumPy array on the host

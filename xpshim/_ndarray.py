@@ -77,16 +77,17 @@ def wrap(r):
     return r
 
 
-def fresh(r):
+def fresh(r, sources=()):
     """``wrap(r)`` for a call's new result, as the user receives it. In auto mode, a new array
     that a loop may come to index remembers the user's line that made it, and one made at a
-    line whose arrays a loop used on the host is made a NumPy array there (``_placement``)."""
+    line whose arrays a loop used on the host is made a NumPy array there (``_placement``;
+    ``sources``: the call's arguments, whose lines are then remembered as well)."""
     if type(r) is not _cupy_ndarray or r.base is not None or not _placement.limit <= r.size <= _placement.LINE_CAP \
             or not _config.placing():
         return wrap(r)
     line = _placement.birth_line()
     if _placement.lines and _placement.lines.get(line):
-        return _placement.moved_at_line(r, line)
+        return _placement.moved_at_line(r, line, sources)
     o = _new(ndarray)
     o._a = r
     o._h = None
@@ -789,7 +790,7 @@ def _binary(op):
         o = operand(other)
         if o is NotImplemented:
             return NotImplemented
-        return fresh(op(self._a, o))
+        return fresh(op(self._a, o), (self, other))
     return f
 
 
@@ -813,7 +814,7 @@ def _reflected(op):
         o = operand(other)
         if o is NotImplemented:
             return NotImplemented
-        return fresh(op(o, self._a))
+        return fresh(op(o, self._a), (self, other))
     return f
 
 

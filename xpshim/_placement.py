@@ -13,9 +13,11 @@ single operation. In auto mode, therefore:
   its data to the host when nothing else refers to its device memory; the wrapper keeps
   serving scalar indexing from there, and any other use moves the data back first (counted);
 * a GPU array among a call's arguments still runs the call on the GPU (the existing rule);
-* the line of the user's code that made an array such a loop moved is remembered: the arrays
-  made at that line later (up to ``LINE_CAP`` elements) are made on the host as NumPy arrays, so
-  a function that loops by hand runs as NumPy from its first iteration when it is called again.
+* the line of the user's code that made an array such a loop moved is remembered (with the
+  line that called its function): the arrays made at that line later (up to ``LINE_CAP``
+  elements) are made on the host as NumPy arrays, so a function that loops by hand runs as
+  NumPy from its first iteration when it is called again; a GPU result made at such a line
+  makes the lines of its GPU operands remembered too (the inputs of the loop's data).
   An array made so that then goes to the GPU as part of GPU work makes its line forgotten for
   good (``xpshim.stats()["placement"]["at_loop_lines"]`` counts the arrays, by line).
 
@@ -402,7 +404,9 @@ _born = {}  # id(NumPy array) -> (weak reference, line): arrays made on the host
 
 
 def birth_line():
-    """The user's line making an array now: (code object, line number), or None."""
+    """The user's line making an array now, and the line that called it: (code object, line
+    number, calling code, its line), or None. With the caller in the key, a helper that loads
+    data for a loop in one place and for vectorized work in another is two lines, not one."""
     f = sys._getframe(1)
     inside = _callsite._inside
     while f is not None:
@@ -411,7 +415,8 @@ def birth_line():
         if hit is None:
             hit = _callsite._is_inside(code)
         if not hit:
-            return code, f.f_lineno
+            b = f.f_back
+            return (code, f.f_lineno, None, 0) if b is None else (code, f.f_lineno, b.f_code, b.f_lineno)
         f = f.f_back
     return None
 
@@ -441,8 +446,15 @@ def made_here(h):
     return True
 
 
-def moved_at_line(a, line):
-    """A new CuPy array ``a`` made at a remembered line: its data on the host (counted)."""
+def moved_at_line(a, line, sources=()):
+    """A new CuPy array ``a`` made at a remembered line: its data on the host (counted). The
+    lines that made its GPU operands (``sources``, the call's arguments) are remembered too, as
+    small inputs computed only for the loop's data (``M = B @ B.T`` before Cholesky's loop: B,
+    from then on, is made on the host, and nothing of it crosses to the GPU and back)."""
+    for x in sources:
+        up = getattr(x, "_s", None) if getattr(x, "_h", 1) is None else None  # (GPU xpshim arrays only)
+        if up is not None and up not in lines and len(lines) < MAX_LINES:
+            lines[up] = True
     return made_on_host(_transfer.place_on_host(a, f"made at a line whose arrays a loop used on the host "
                                                    f"({a.size} elements)"), line)
 
