@@ -32,6 +32,9 @@ import numpy
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+
+from probe_copies import median_time  # noqa: E402  (the same timing as the first probe)
 
 
 def cudart():
@@ -51,18 +54,6 @@ def cudart():
 def check(rc, what):
     if rc != 0:
         raise RuntimeError(f"{what}: CUDA error {rc}")
-
-
-def median_time(f, reps, sync):
-    f()
-    sync()
-    ts = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        f()
-        sync()
-        ts.append(time.perf_counter() - t0)
-    return sorted(ts)[len(ts) // 2]
 
 
 def system_facts(cp):
