@@ -37,18 +37,65 @@ sys.path.insert(0, HERE)
 from probe_copies import median_time  # noqa: E402  (the same timing as the first probe)
 
 
-def cudart():
-    """The process's CUDA runtime library (as CuPy loaded it), through ctypes."""
-    with open("/proc/self/maps") as f:
-        paths = {line.split()[-1] for line in f if "libcudart" in line}
-    if not paths:
-        return None
-    lib = ctypes.CDLL(sorted(paths)[0])
-    lib.cudaHostRegister.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_uint]
-    lib.cudaHostUnregister.argtypes = [ctypes.c_void_p]
-    lib.cudaMemcpyAsync.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_void_p]
-    lib.cudaStreamSynchronize.argtypes = [ctypes.c_void_p]
-    return lib
+class RuntimeAPI:
+    """CuPy's CUDA runtime calls (whether they let go of the GIL is what the figures show)."""
+    name = "CuPy runtime"
+
+    def __init__(self, cp):
+        self.rt = cp.cuda.runtime
+
+    def thread_init(self):
+        pass
+
+    def reg(self, p, n, flags=0):
+        self.rt.hostRegister(p, n, flags)
+        return 0
+
+    def unreg(self, p):
+        self.rt.hostUnregister(p)
+        return 0
+
+    def h2d(self, d, p, n, s):
+        self.rt.memcpyAsync(d, p, n, 1, s)
+        return 0
+
+    def sync(self, s):
+        self.rt.streamSynchronize(s)
+        return 0
+
+
+class DriverAPI:
+    """The CUDA driver (libcuda) through ctypes, which lets go of the GIL during each call;
+    each thread makes the main thread's context (the runtime's primary one) current first."""
+    name = "driver via ctypes"
+
+    def __init__(self, cp):
+        cp.cuda.Device().synchronize()  # (the primary context exists and is current here)
+        lib = ctypes.CDLL("libcuda.so.1")
+        vp, sz = ctypes.c_void_p, ctypes.c_size_t
+        for fn, argt in (("cuMemHostRegister_v2", [vp, sz, ctypes.c_uint]), ("cuMemHostUnregister", [vp]),
+                         ("cuMemcpyHtoDAsync_v2", [ctypes.c_uint64, vp, sz, vp]), ("cuStreamSynchronize", [vp]),
+                         ("cuCtxSetCurrent", [vp]), ("cuCtxGetCurrent", [ctypes.POINTER(vp)])):
+            getattr(lib, fn).argtypes = argt
+        self.lib = lib
+        ctx = vp()
+        check(lib.cuCtxGetCurrent(ctypes.byref(ctx)), "cuCtxGetCurrent")
+        self.ctx = ctx
+
+    def thread_init(self):
+        check(self.lib.cuCtxSetCurrent(self.ctx), "cuCtxSetCurrent")
+
+    def reg(self, p, n, flags=0):
+        return self.lib.cuMemHostRegister_v2(p, n, flags)
+
+    def unreg(self, p):
+        return self.lib.cuMemHostUnregister(p)
+
+    def h2d(self, d, p, n, s):
+        return self.lib.cuMemcpyHtoDAsync_v2(d, p, n, s)
+
+    def sync(self, s):
+        return self.lib.cuStreamSynchronize(s)
 
 
 def check(rc, what):
@@ -104,9 +151,12 @@ def main(argv=None):
     sizes = args.mib or [512, 64]
     stream0 = cp.cuda.get_current_stream()
     rt = cp.cuda.runtime
-    lib = cudart()
+    apis = [RuntimeAPI(cp)]
     facts = system_facts(cp)
-    facts["cudart_ctypes"] = lib is not None
+    try:
+        apis.append(DriverAPI(cp))
+    except Exception as exc:
+        facts["driver_ctypes"] = f"unavailable: {exc}"
     print(json.dumps(facts, indent=1))
     pool = ThreadPoolExecutor(16)
     streams = [cp.cuda.Stream(non_blocking=True) for _ in range(16)]
@@ -184,38 +234,41 @@ def main(argv=None):
             gbs(f"staged 64 MiB x3 in {piece_mib} MiB pieces, {k} threads, sent in order", pieces)
         arrived()
 
-        if lib is not None:
+        for api in apis:
+            L = f" ({api.name})"
             base, dbase = src.ctypes.data, dst.data.ptr
 
-            def reg_only():
-                check(lib.cudaHostRegister(base, n, 0), "register")
-                check(lib.cudaHostUnregister(base), "unregister")
-            gbs("register + unregister only, whole, 1 thread", reg_only)
+            def reg_only(api=api):
+                check(api.reg(base, n, 0), "register")
+                check(api.unreg(base), "unregister")
+            gbs("register + unregister only, whole, 1 thread" + L, reg_only)
 
             for k in (4, 8, 16):
-                def reg_par(k=k):
+                def reg_par(k=k, api=api):
                     def one(i, o, m):
+                        api.thread_init()
                         s = streams[i].ptr
-                        check(lib.cudaHostRegister(base + o, m, 0), "register")
-                        check(lib.cudaMemcpyAsync(dbase + o, base + o, m, 1, s), "copy")
-                        check(lib.cudaStreamSynchronize(s), "sync")
-                        check(lib.cudaHostUnregister(base + o), "unregister")
+                        check(api.reg(base + o, m, 0), "register")
+                        check(api.h2d(dbase + o, base + o, m, s), "copy")
+                        check(api.sync(s), "sync")
+                        check(api.unreg(base + o), "unregister")
                     par(k, one)
-                gbs(f"registered in place, {k} threads, own streams", reg_par)
+                gbs(f"registered in place, {k} threads, own streams" + L, reg_par)
             arrived()
 
             for k in (4, 8, 16):
-                def drv_par(k=k):
+                def drv_par(k=k, api=api):
                     def one(i, o, m):
+                        api.thread_init()
                         s = streams[i].ptr
-                        check(lib.cudaMemcpyAsync(dbase + o, base + o, m, 1, s), "copy")
-                        check(lib.cudaStreamSynchronize(s), "sync")
+                        check(api.h2d(dbase + o, base + o, m, s), "copy")
+                        check(api.sync(s), "sync")
                     par(k, one)
-                gbs(f"driver pageable copy, {k} threads, own streams", drv_par)
+                gbs(f"driver pageable copy, {k} threads, own streams" + L, drv_par)
             arrived()
 
             for frac, kr in ((0.25, 2), (0.4, 4), (0.5, 4)):
-                def hybrid(frac=frac, kr=kr):
+                def hybrid(frac=frac, kr=kr, api=api):
                     cut = (int(n * frac) >> 21) << 21  # registered head: whole 2 MiB pages
                     head = (cut + kr - 1) // kr
 
@@ -223,11 +276,12 @@ def main(argv=None):
                         o, m = i * head, min(head, cut - i * head)
                         if m <= 0:
                             return
+                        api.thread_init()
                         s = streams[i].ptr
-                        check(lib.cudaHostRegister(base + o, m, 0), "register")
-                        check(lib.cudaMemcpyAsync(dbase + o, base + o, m, 1, s), "copy")
-                        check(lib.cudaStreamSynchronize(s), "sync")
-                        check(lib.cudaHostUnregister(base + o), "unregister")
+                        check(api.reg(base + o, m, 0), "register")
+                        check(api.h2d(dbase + o, base + o, m, s), "copy")
+                        check(api.sync(s), "sync")
+                        check(api.unreg(base + o), "unregister")
                     futs = [pool.submit(reg, i) for i in range(kr)]
                     rest, k = n - cut, 16 - kr
                     ex = ThreadPoolExecutor(k)
@@ -238,7 +292,7 @@ def main(argv=None):
                             events[j].synchronize()
                         m = min(chunk, n - off)
                         step = (m + k - 1) // k
-                        list(ex.map(lambda t: numpy.copyto(views[j][t * step:(t + 1) * step],
+                        list(ex.map(lambda t: numpy.copyto(views[j][t * step:min(m, (t + 1) * step)],
                                                            src[off + t * step:off + min(m, (t + 1) * step)]), range(k)))
                         rt.memcpyAsync(dbase + off, bufs[j].ptr, m, 1, stream0.ptr)
                         ev = cp.cuda.Event(block=False, disable_timing=True)
@@ -248,7 +302,7 @@ def main(argv=None):
                         f.result()
                     ex.shutdown()
                     del rest
-                gbs(f"hybrid: {int(frac * 100)}% registered by {kr} threads, rest staged by {16 - kr}", hybrid)
+                gbs(f"hybrid: {int(frac * 100)}% registered by {kr} threads, rest staged by {16 - kr}" + L, hybrid)
             arrived()
         del src, raw, dst, pinned, pv
         cp.get_default_memory_pool().free_all_blocks()
