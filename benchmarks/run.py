@@ -278,6 +278,11 @@ def bench_copies(quick):
             assert numpy.array_equal(xpshim.asnumpy(x), h)
             row["H2D xpshim (np.asarray of host data)"] = timeit(lambda: xpshim.asarray(h), reps)
             row["D2H xpshim (np.asnumpy)"] = timeit(lambda: xpshim.asnumpy(x), reps)
+            hp = xpshim.empty_pinned(n)  # host data in pinned memory: one direct copy
+            hp[...] = h
+            assert numpy.array_equal(xpshim.asnumpy(xpshim.asarray(hp)), h)
+            row["H2D xpshim of pinned host data (np.empty_pinned)"] = timeit(lambda: xpshim.asarray(hp), reps)
+            del hp
         for k, v in row.items():
             v["GB/s"] = nbytes / v["median"] / 1e9
         out[f"{nbytes >> 20} MiB" if nbytes >= 1 << 20 else f"{nbytes >> 10} KiB"] = row

@@ -470,3 +470,17 @@ def test_comparison_with_none_is_elementwise(gpu):
     assert np.asnumpy(a == None).tolist() == [False] * 3  # noqa: E711
     assert np.asnumpy(a != None).tolist() == [True] * 3  # noqa: E711
     assert np.get_device(a == None) == "gpu"  # noqa: E711
+
+
+@pytest.mark.parametrize("shape", [5, (2, 3), (), (0, 4), [3, 1]])
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_pinned_host_arrays_are_numpys_arrays(shape, order):
+    """empty_pinned / zeros_pinned answer NumPy arrays as numpy.empty / numpy.zeros do (in
+    pinned memory only where a GPU is usable: tests/test_transfer_gpu.py)."""
+    want = numpy.zeros(shape, "float32", order)
+    for got in (np.zeros_pinned(shape, "float32", order), np.empty_pinned(shape, "float32", order)):
+        assert type(got) is numpy.ndarray and got.shape == want.shape and got.dtype == want.dtype
+        assert got.flags.c_contiguous == want.flags.c_contiguous and got.flags.f_contiguous == want.flags.f_contiguous
+    numpy.testing.assert_array_equal(np.zeros_pinned(shape, "float32", order), want)
+    with pytest.raises(TypeError):
+        np.empty_pinned(2.5)

@@ -146,3 +146,31 @@ def test_seed_grayscale_end_to_end_counts(real_gpu):
     st = xpshim.stats()["transfers"]
     assert st["host_to_device"]["count"] == 1 and st["device_to_host"]["count"] == 1
     assert st["device_to_host"]["bytes"] == ref.nbytes
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("nbytes", [0, 8, 1 << 20, (40 << 20) + 8])
+def test_pinned_host_data_goes_over_directly(real_gpu, order, nbytes):
+    """Arrays of empty_pinned/zeros_pinned live in pinned memory and go over as they are; the
+    device copy does not follow later writes to the host array."""
+    h = _host(nbytes, "float64").reshape(-1, 1)
+    p = xpshim.empty_pinned(h.shape, h.dtype, order=order)
+    assert type(p) is numpy.ndarray and p.shape == h.shape and p.flags[order + "_CONTIGUOUS"]
+    assert _pinned.is_pinned(xpshim._backend.xp, p)
+    p[...] = h
+    d = xpshim.asarray(p)
+    p[...] = -1.0  # written as soon as asarray returns: the copy has already been made
+    assert numpy.array_equal(xpshim.asnumpy(d), h)
+    z = xpshim.zeros_pinned((3, 5), "int32")
+    assert numpy.array_equal(z, numpy.zeros((3, 5), "int32")) and _pinned.is_pinned(xpshim._backend.xp, z)
+
+
+def test_a_result_in_pinned_memory_goes_back_directly(real_gpu, monkeypatch):
+    """A result that came back into pinned memory is sent again without staging."""
+    h = _host(24 << 20, "int16")
+    back = xpshim.asnumpy(xpshim.asarray(h))
+    assert _pinned.is_pinned(xpshim._backend.xp, back) and not _pinned.is_pinned(xpshim._backend.xp, h)
+    staged = []
+    monkeypatch.setattr(_pinned, "to_device_runs", lambda *a: staged.append(a) or pytest.fail("staged"))
+    d = xpshim.asarray(back[1:])  # a view of the pinned result: still pinned memory
+    assert not staged and numpy.array_equal(xpshim.asnumpy(d), h[1:])

@@ -69,6 +69,32 @@ def to_device(x, device=None):
     return wrap(_transfer.to_device(x, "to_device"))
 
 
+def _shape(shape):
+    import operator
+
+    return (operator.index(shape),) if not isinstance(shape, (tuple, list)) else tuple(map(operator.index, shape))
+
+
+def empty_pinned(shape, dtype=float, order="C"):
+    """A NumPy array, like ``numpy.empty``, in pinned (page-locked) host memory where a GPU is
+    usable (CuPy's ``cupyx.empty_pinned``): copies of it to the GPU run as one direct copy at
+    the bus's speed (about 54 GB/s on an H200, against 18-25 GB/s from ordinary memory through
+    staging). Without a usable GPU it is ``numpy.empty``. Fill it, then ``np.asarray`` it."""
+    shape = _shape(shape)
+    if not _backend.live or _backend.xp.__name__ != "cupy":
+        return numpy.empty(shape, dtype, order)
+    from . import _pinned
+
+    return _pinned.empty_pinned(_backend.xp, shape, dtype, order)
+
+
+def zeros_pinned(shape, dtype=float, order="C"):
+    """``numpy.zeros`` in pinned host memory where a GPU is usable (see ``empty_pinned``)."""
+    a = empty_pinned(shape, dtype, order)
+    a[...] = 0
+    return a
+
+
 def get_device(x=None):
     """The device of array ``x`` ("gpu", "cpu" or "dask"), or with no argument the current device."""
     if x is None:
