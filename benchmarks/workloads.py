@@ -20,6 +20,7 @@ import datetime
 import io
 import math
 import os
+import random
 import statistics
 import sys
 import time
@@ -145,15 +146,23 @@ def once(mod, n, variant):
 
 
 def interleaved(mod, n, entries, quick, reps):
-    """Time the variants of one workload in rounds, one run of each per round (the order turned
-    each round), so that a drift of the host's speed (clocks, other load) falls on all of them
-    alike and their ratios compare runs made side by side. ``entries``: variant -> (entry, first)."""
+    """Time the variants of one workload in rounds, one run of each per round, so that a drift
+    of the host's speed (clocks, other load) falls on all of them alike and their ratios compare
+    runs made side by side. The order is shuffled each round (seeded): a turned order would keep
+    each variant's predecessor the same, and what one run leaves behind (its garbage, the host's
+    state after a GPU run) would always fall on the same next one. ``entries``: variant -> (entry, first)."""
     want = {v: repeats(first, quick, reps) for v, (_, first) in entries.items()}
     times = {v: [] for v in entries}
     order = list(entries)
-    for r in range(max(want.values(), default=0)):
-        turn = order[r % len(order):] + order[:r % len(order)]
-        for v in turn:
+    for v in order:  # one untimed run from the timing's own line: auto mode keys what it learns by
+        if want[v] > 1 and "error" not in entries[v][0]:  # the calling line, and the checking run's is another
+            try:
+                once(mod, n, v)
+            except Exception as exc:
+                entries[v][0]["error"] = one_line(exc)
+    rng = random.Random(len(order))
+    for _ in range(max(want.values(), default=0)):
+        for v in rng.sample(order, len(order)):
             if len(times[v]) < want[v] and "error" not in entries[v][0]:
                 try:
                     times[v].append(once(mod, n, v))
@@ -177,7 +186,7 @@ def suite(quick, only=None, reps=None, stand_in=False, kind=None, budget=None, c
     for v in vs:
         if v.skip:
             print(f"{v.name}: skipped, {v.skip}")
-    res = {"machine": machine(stand_in), "quick": quick, "stand_in": stand_in, "interleaved": True,
+    res = {"machine": machine(stand_in), "quick": quick, "stand_in": stand_in, "interleaved": "shuffled each round",
            "variants": {v.name: v.skip or "run" for v in vs}, "workloads": {}}
     todo = [v for v in vs if not v.skip]
     bar = runner.progress(names, "workloads")

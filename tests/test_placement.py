@@ -507,6 +507,25 @@ def test_remembered_lines_do_not_apply_on_the_forced_gpu(auto):
     assert not _placement.lines and type(_outer_cholesky(np, M)) is np.ndarray
 
 
+def test_forced_gpu_runs_do_not_undo_a_remembered_line(auto):
+    """The same host data given to the loop in auto mode and to a forced-GPU run of it: the GPU
+    run goes to the GPU (as on XPSHIM_DEVICE=gpu) and auto mode keeps what it learnt."""
+    data = _spd(200, 7)
+    want = numpy.linalg.cholesky(data)
+
+    def factor(np):
+        return _outer_cholesky(np, np.asarray(data))
+
+    for i in range(3):
+        L = factor(np)
+        with np.device("gpu"):
+            G = factor(np)
+        assert type(G) is np.ndarray and G._h is None
+        numpy.testing.assert_allclose(numpy.tril(np.asnumpy(G)), want, rtol=1e-10, atol=1e-12)
+    assert type(L) is numpy.ndarray and all(_placement.lines.values()) and len(_placement.lines) >= 2
+    numpy.testing.assert_allclose(numpy.tril(L), want, rtol=1e-10, atol=1e-12)
+
+
 def test_host_data_in_a_buffer_of_its_own_keeps_a_loops_results_on_the_host(auto, monkeypatch):
     """On the GPU, data moved to the host lands in pinned memory: a view of a byte array over
     that memory. Results made from views of it (LU's np.outer of a row and a column) must still

@@ -25,7 +25,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy
 
-MIN_BYTES = 1 << 20  # below this a plain copy is faster (no thread hand-off)
+# From 16 KiB up, our staging (one host copy into a pinned buffer, then an asynchronous send) is
+# faster than CuPy's pageable copy on the H200 host: 15.9 / 35.8 / 121 us at 16 KiB / 256 KiB /
+# 1 MiB against 19.5 / 40.4 / 145 (benchmarks/results/h200-copies-small-probe-v1.md); threads
+# join in only from 2 * _PIECE
+MIN_BYTES = 16 << 10
 # Results of this many bytes and more land straight in pinned memory (no threads: one pool
 # allocation and one DMA): on the H200 host 11 / 28 GB/s at 256 KiB / 1 MiB, against 7 / 9.5
 # for CuPy's pageable copy (benchmarks/results/h200-v7.md)

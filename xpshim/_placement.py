@@ -461,7 +461,11 @@ def moved_at_line(a, line, sources=()):
 
 def used_on_device(h):
     """A NumPy array goes to the GPU for GPU work: if it (or the array it views) was made at a
-    remembered line, that line's arrays are made on the GPU again, from now on."""
+    remembered line, that line's arrays are made on the GPU again, from now on. Uses on the
+    forced GPU (``xpshim.device("gpu")``) teach nothing: every array goes there, whatever auto
+    mode would do, so host data used in both keeps what auto mode learnt."""
+    if not _config.placing():
+        return
     h = _root(h)
     e = _born.pop(id(h), None)
     if e is not None and e[0]() is h:
