@@ -20,6 +20,7 @@ import platform
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 import numpy
@@ -283,6 +284,14 @@ def bench_copies(quick):
             assert numpy.array_equal(xpshim.asnumpy(xpshim.asarray(hp)), h)
             row["H2D xpshim of pinned host data (np.empty_pinned)"] = timeit(lambda: xpshim.asarray(hp), reps)
             del hp
+        with tempfile.TemporaryDirectory() as tmp:  # a .npy file (in the page cache after the warm-up)
+            path = os.path.join(tmp, "a.npy")
+            numpy.save(path, h)
+            row["load: NumPy's np.load, host only"] = timeit(lambda: numpy.load(path), reps)
+            row["load: cupy.asarray(numpy.load(f))"] = timeit(lambda: cp.asarray(numpy.load(path)), reps)
+            with xpshim.device("gpu"):
+                assert numpy.array_equal(xpshim.asnumpy(xpshim.load(path)), h)
+                row["load: xpshim np.load(f) onto the GPU"] = timeit(lambda: xpshim.load(path), reps)
         for k, v in row.items():
             v["GB/s"] = nbytes / v["median"] / 1e9
         out[f"{nbytes >> 20} MiB" if nbytes >= 1 << 20 else f"{nbytes >> 10} KiB"] = row

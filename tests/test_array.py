@@ -484,3 +484,33 @@ def test_pinned_host_arrays_are_numpys_arrays(shape, order):
     numpy.testing.assert_array_equal(np.zeros_pinned(shape, "float32", order), want)
     with pytest.raises(TypeError):
         np.empty_pinned(2.5)
+
+
+@pytest.mark.parametrize("nbytes", [0, 1, (4 << 20) - 1, (9 << 20) + 5])
+@pytest.mark.parametrize("threads", [False, True])
+def test_file_bytes_read_in_pieces_are_the_files(tmp_path, monkeypatch, nbytes, threads):
+    """The reader behind np.load's pinned path: the bytes from an offset, from one thread or
+    split over several (os.preadv may return short reads: each piece loops until full)."""
+    import os
+    from concurrent.futures import ThreadPoolExecutor
+
+    from xpshim import _pinned
+
+    if not hasattr(os, "preadv"):
+        pytest.skip("os.preadv is not available on this platform (np.load then takes NumPy's path)")
+    data = numpy.random.default_rng(5).integers(0, 256, nbytes + 77, dtype=numpy.uint8)
+    path = tmp_path / "b.bin"
+    path.write_bytes(data.tobytes())
+    pool = ThreadPoolExecutor(3) if threads else None
+    monkeypatch.setitem(_pinned._state, "pool", pool)
+    dst = numpy.full(nbytes, 7, numpy.uint8)
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        _pinned._read_file(dst, fd, 77)
+        with pytest.raises(EOFError, match="the file ended"):
+            _pinned._read_file(numpy.empty(nbytes + 1, numpy.uint8), fd, 77)
+    finally:
+        os.close(fd)
+        if pool is not None:
+            pool.shutdown()
+    numpy.testing.assert_array_equal(dst, data[77:])

@@ -93,7 +93,7 @@ def test_info_explains_the_choice():
                        env={**os.environ, "PYTHONPATH": ROOT})
     assert r.returncode == 0, r.stderr
     out = r.stdout
-    for word in ("device", "numpy", "cupy", "numba", "known problems"):
+    for word in ("device", "copies", "numpy", "cupy", "numba", "known problems"):
         assert word in out
     assert ("no usable GPU" in out) == NO_GPU
 

@@ -13,7 +13,7 @@ from xpshim import _pinned
 
 pytestmark = pytest.mark.gpu
 
-SIZES = [0, 3, (64 << 10) - 8, 64 << 10, (1 << 20) - 8, 1 << 20, (17 << 20) + 24, 40 << 20, (130 << 20) + 24]  # bytes, around the thresholds
+SIZES = [0, 3, (16 << 10) - 8, 16 << 10, (64 << 10) - 8, 64 << 10, (1 << 20) - 8, 1 << 20, (17 << 20) + 24, 40 << 20, (130 << 20) + 24]  # bytes, around the thresholds
 DTYPES = ["uint8", "int16", "float32", "float64", "complex128", "bool"]
 
 
@@ -174,3 +174,87 @@ def test_a_result_in_pinned_memory_goes_back_directly(real_gpu, monkeypatch):
     monkeypatch.setattr(_pinned, "to_device_runs", lambda *a: staged.append(a) or pytest.fail("staged"))
     d = xpshim.asarray(back[1:])  # a view of the pinned result: still pinned memory
     assert not staged and numpy.array_equal(xpshim.asnumpy(d), h[1:])
+
+
+def _npy(path, a, version=None):
+    with open(path, "wb") as f:
+        numpy.lib.format.write_array(f, a, version=version)
+    return path
+
+
+@pytest.mark.parametrize("dtype", DTYPES + ["float16"])
+@pytest.mark.parametrize("nbytes", [(16 << 10) - 8, 16 << 10, (5 << 20) + 8, (130 << 20) + 24])
+def test_load_reads_an_npy_file_into_pinned_memory(real_gpu, tmp_path, monkeypatch, dtype, nbytes):
+    """np.load of a .npy file by path, on the GPU: NumPy's array, read into the pinned staging
+    buffers (across their 64 MiB boundaries too) and counted once; below the staging size it is
+    NumPy's load and one plain copy."""
+    h = _host(nbytes, dtype, seed=3)
+    h = h.reshape(2, -1) if h.size % 2 == 0 else h
+    path = _npy(tmp_path / "a.npy", h)
+    read = []
+    real = _pinned.file_to_device
+    monkeypatch.setattr(_pinned, "file_to_device", lambda *a: read.append(a) or real(*a))
+    with xpshim.device("gpu"):
+        xpshim.reset_stats()
+        d = xpshim.load(path)
+        t = xpshim.stats()["transfers"]["host_to_device"]
+    assert type(d) is xpshim.ndarray and d.dtype == h.dtype and d.shape == h.shape
+    assert numpy.array_equal(xpshim.asnumpy(d), numpy.load(path))
+    assert t["count"] == 1 and t["bytes"] == h.nbytes
+    assert bool(read) == (h.nbytes >= _pinned.MIN_BYTES)
+
+
+@pytest.mark.parametrize("case", ["version 2.0", "fortran", "object", "npz", "file object", "auto, small", "auto, large"])
+def test_load_outside_the_direct_path_is_numpys(real_gpu, tmp_path, case):
+    h = numpy.random.default_rng(4).random((512, 300))
+    path = tmp_path / "a.npy"
+    if case == "version 2.0":
+        _npy(path, h, version=(2, 0))
+    elif case == "fortran":
+        _npy(path, numpy.asfortranarray(h))
+    elif case == "object":
+        numpy.save(path, numpy.array([{"a": 1}, None], dtype=object))
+    elif case == "npz":
+        path = tmp_path / "a.npz"
+        numpy.savez(path, h=h)
+    else:
+        numpy.save(path, h if case != "auto, small" else h[:10])
+    want = numpy.load(path, allow_pickle=True)
+    with xpshim.device("auto" if case.startswith("auto") else "gpu"):
+        if case == "file object":
+            with open(path, "rb") as f:
+                got = xpshim.load(f)
+        else:
+            got = xpshim.load(path, allow_pickle=True)
+        if case == "npz":
+            got, want = got["h"], want["h"]
+    if case in ("object", "auto, small"):
+        assert type(got) is numpy.ndarray
+    else:
+        assert type(got) is xpshim.ndarray and xpshim.get_device(got) == "gpu"
+    if case == "object":
+        assert list(got) == list(want)
+    else:
+        assert numpy.array_equal(xpshim.asnumpy(got), want)
+
+
+def test_staging_buffers_are_made_when_needed_and_small_for_small_copies(real_gpu, monkeypatch):
+    """A process that copies only small arrays pins 1 MiB of staging, not three 64 MiB buffers;
+    a large copy then grows the buffers it uses, and every copy stays NumPy's data."""
+    monkeypatch.setattr(_pinned, "_state", {})
+    try:
+        small, large = _host(256 << 10, "float64", 1), _host((70 << 20) + 8, "float32", 2)
+        d = xpshim.asarray(small)
+        sizes = [b if b is None else b[1].size for b in _pinned._state["bufs"]]
+        assert sizes == [_pinned.SMALL, None, None]
+        D = xpshim.asarray(large)
+        sizes = [b if b is None else b[1].size for b in _pinned._state["bufs"]]
+        assert sizes == [_pinned.CHUNK, _pinned.CHUNK, None]
+        d2 = xpshim.asarray(small[::-1])  # (into a large buffer now: no new one)
+        assert [b if b is None else b[1].size for b in _pinned._state["bufs"]] == sizes
+        assert numpy.array_equal(xpshim.asnumpy(d), small) and numpy.array_equal(xpshim.asnumpy(D), large)
+        assert numpy.array_equal(xpshim.asnumpy(d2), small[::-1])
+    finally:
+        pool = _pinned._state.get("pool")
+        if pool is not None:
+            pool.shutdown()

@@ -6,8 +6,10 @@ not fallbacks but NumPy's own function plus the one copy the job needs, counted
 
 * readers (``loadtxt``, ``load``, ``frombuffer``, ...): NumPy reads, the result is
   made on the current device as ``array`` makes it (in auto mode, data smaller than
-  the crossover stays a NumPy array). ``load`` of an ``.npz`` gives arrays on the
-  current device as they are read; ``load(mmap_mode=...)`` keeps NumPy's memory map.
+  the crossover stays a NumPy array). ``load`` of an ``.npy`` file by path that goes to
+  the GPU reads the file straight into pinned memory instead (``_npy_to_device``);
+  ``load`` of an ``.npz`` gives arrays on the current device as they are read;
+  ``load(mmap_mode=...)`` keeps NumPy's memory map.
   A GPU array from ``frombuffer`` is a copy: writes to it do not reach the buffer;
 * writers (``save``, ``savez``, ``savez_compressed``, ``savetxt``) and text
   (``array2string``, ``array_repr``, ``array_str``): GPU arrays among the arguments
@@ -15,11 +17,14 @@ not fallbacks but NumPy's own function plus the one copy the job needs, counted
 """
 
 import functools
+import math
+import os
 
 import numpy
+from numpy.lib import format as fmt
 
-from . import _backend, _config, _placement, _transfer
-from ._dispatch import locate, non_binding, to_host_args
+from . import _backend, _config, _pinned, _placement, _transfer
+from ._dispatch import host_only_dtype, locate, non_binding, to_host_args
 from ._ndarray import wrap
 
 READERS = ("loadtxt", "genfromtxt", "load", "fromfile", "fromregex", "frombuffer", "fromstring", "fromiter")
@@ -82,12 +87,50 @@ def _host_args(args, kwargs, name, why):
     return args, kwargs
 
 
+def _npy_to_device(args, kwargs):
+    """``numpy.load`` of a ``.npy`` file named by a path, when its array goes to the GPU: the
+    file's data is read straight into pinned memory and sent from there (no pass through ordinary
+    memory; ``_pinned.file_to_device``). None where this does not apply (a file object, a memory
+    map, an ``.npz`` or pickle, a format 3.0 header, Fortran order, a dtype CuPy lacks, data below
+    the staging size or, in auto mode, below the crossover): NumPy's own load then does it."""
+    if len(args) != 1 or set(kwargs) - {"allow_pickle", "max_header_size"} or not hasattr(os, "preadv"):
+        return None
+    path = args[0]
+    if not isinstance(path, (str, os.PathLike)) or _backend.xp.__name__ != "cupy":
+        return None
+    limit = kwargs.get("max_header_size", 10000)
+    with open(path, "rb") as fp:
+        try:
+            version = fmt.read_magic(fp)
+        except ValueError:  # not a .npy file (an .npz archive, a pickle): NumPy's load
+            return None
+        if version == (1, 0):
+            shape, fortran, dtype = fmt.read_array_header_1_0(fp, max_header_size=limit)
+        elif version == (2, 0):
+            shape, fortran, dtype = fmt.read_array_header_2_0(fp, max_header_size=limit)
+        else:
+            return None
+        n = math.prod(shape)
+        if fortran or dtype.hasobject or host_only_dtype(dtype) or n * dtype.itemsize < _pinned.MIN_BYTES:
+            return None
+        if _config.placing() and n < _placement.limit:
+            return None
+        pos = fp.tell()
+        if os.fstat(fp.fileno()).st_size < pos + n * dtype.itemsize:
+            return None  # a truncated file: NumPy's load says so
+        return wrap(_transfer.file_to_device(fp.fileno(), pos, shape, dtype, "load: read into pinned memory"))
+
+
 def _reader(name):
     npf = getattr(numpy, name)
     reason = f"{name}: read on the host"
 
     def f(*args, **kwargs):
         args, kwargs = _host_args(args, kwargs, name, "reads host memory")
+        if name == "load" and _backend.live and _config.current_device() != "cpu":
+            r = _npy_to_device(args, kwargs)
+            if r is not None:
+                return r
         r = npf(*args, **kwargs)
         if name == "load":
             if isinstance(r, numpy.lib.npyio.NpzFile):

@@ -41,6 +41,14 @@ def report():
     else:
         use = "not in use: no GPU (auto mode on a GPU places by size)"
     lines.append(f"  placement     crossover {n} elements, from {source}; {use}")
+    from . import _pinned
+
+    lines.append(f"  copies        to the GPU through pinned staging from {_pinned.MIN_BYTES >> 10} KiB "
+                 f"(up to {_pinned.NBUF} buffers of {_pinned.CHUNK >> 20} MiB, {_pinned.SMALL >> 20} MiB while copies are "
+                 f"small, made on first need; up to {_pinned._THREADS} threads), direct "
+                 f"from pinned host memory (np.empty_pinned); back into pinned memory from "
+                 f"{_pinned.MIN_BYTES_DOWN >> 10} KiB, at most {_pinned.RESULT_CAP / 2**30:g} GiB held by live "
+                 "results (XPSHIM_PINNED_RESULTS_MAX); smaller copies are CuPy's own")
     lines.append(f"  python        {platform.python_version()} ({sys.executable})")
     lines.append(f"  numpy         {numpy.__version__}")
     lines.append(f"  cupy          {_cupy_dist()}")

@@ -7,6 +7,7 @@ pipeline made none.
 
 import atexit
 import json
+import math
 import sys
 import threading
 import warnings
@@ -134,6 +135,14 @@ def image_to_device(image, reason):
     _record("host_to_device", nbytes, reason)
     out = _pinned.to_device_runs(xp, runs, shape, dtype)
     return out if keep is None else xp.ascontiguousarray(out[..., :keep])
+
+
+def file_to_device(fd, pos, shape, dtype, reason):
+    """A GPU array of the raw bytes of open file ``fd`` from offset ``pos`` (``np.load`` of a
+    ``.npy`` file): read into pinned memory and sent from there, never through ordinary memory."""
+    dtype = numpy.dtype(dtype)
+    _record("host_to_device", math.prod(shape) * dtype.itemsize, reason)
+    return _pinned.file_to_device(_backend.xp, fd, pos, shape, dtype)
 
 
 def to_host(dev, reason):
