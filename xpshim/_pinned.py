@@ -84,16 +84,21 @@ def _buffer(cp, st, j, m):
     return b
 
 
-def _copy(dst, src):
-    """dst[...] = src (1-d byte views), split over threads for large pieces."""
-    n = src.size
-    pool = _state["pool"]
+def _parallel(n, part):
+    """``part(a, b)`` over the byte range [0, n), split over the threads for large ranges (NumPy's
+    copy and ``os.preadv`` let go of the GIL)."""
+    pool = _state.get("pool")
     if pool is None or n < 2 * _PIECE:
-        numpy.copyto(dst, src)
+        part(0, n)
         return
     k = min(_THREADS, (n + _PIECE - 1) // _PIECE)
     step = (n + k - 1) // k
-    list(pool.map(lambda i: numpy.copyto(dst[i * step:(i + 1) * step], src[i * step:(i + 1) * step]), range(k)))
+    list(pool.map(lambda i: part(i * step, min(n, (i + 1) * step)), range(k)))
+
+
+def _copy(dst, src):
+    """dst[...] = src (1-d byte views), split over threads for large pieces."""
+    _parallel(src.size, lambda a, b: numpy.copyto(dst[a:b], src[a:b]))
 
 
 def _bytes_of(host):
@@ -138,38 +143,38 @@ def to_device_runs(cp, runs, shape, dtype):
     """A new CuPy array of ``shape`` and ``dtype`` whose bytes are the 1-d uint8
     arrays ``runs``, one after another."""
     out = cp.empty(shape, dtype)
-    if out.nbytes == 0:
-        return out
+    if out.nbytes:
+        _send(cp, out.data.ptr, ((min(CHUNK, src.size - off), lambda v, src=src, off=off: _copy(v, src[off:off + v.size]))
+              for src in runs for off in range(0, src.size, CHUNK)))
+    return out
+
+
+def _send(cp, dptr, pieces):
+    """The staging pipeline: for each ``(m, fill)`` of ``pieces``, ``fill(view)`` writes ``m`` bytes
+    into a pinned staging buffer, which is then sent to the device at ``dptr`` onwards while the
+    next buffer fills. No wait at the end: later work on the stream is ordered after the copies,
+    and the sources have already been read into our buffers."""
     with _lock:  # one pipeline at a time: the staging buffers are shared
         st = _setup(cp)
         stream = cp.cuda.get_current_stream()
         events = st["events"]
-        dptr, i, done = out.data.ptr, 0, 0
-        for src in runs:
-            n = src.size
-            for off in range(0, n, CHUNK):
-                j = i % NBUF
-                if events[j] is not None:
-                    events[j].synchronize()  # that buffer's previous copy has left it
-                m = min(CHUNK, n - off)
-                mem, view = _buffer(cp, st, j, m)
-                _copy(view[:m], src[off:off + m])
-                cp.cuda.runtime.memcpyAsync(dptr + done, mem.ptr, m, 1, stream.ptr)  # 1: host to device
-                ev = cp.cuda.Event(block=False, disable_timing=True)
-                ev.record(stream)
-                events[j] = ev
-                i, done = i + 1, done + m
-    # No wait here: later work on this stream is ordered after the copy, and the
-    # source has already been read into our buffers.
-    return out
+        for i, (m, fill) in enumerate(pieces):
+            j = i % NBUF
+            if events[j] is not None:
+                events[j].synchronize()  # that buffer's previous copy has left it
+            mem, view = _buffer(cp, st, j, m)
+            fill(view[:m])
+            cp.cuda.runtime.memcpyAsync(dptr, mem.ptr, m, 1, stream.ptr)  # 1: host to device
+            ev = cp.cuda.Event(block=False, disable_timing=True)
+            ev.record(stream)
+            events[j] = ev
+            dptr += m
 
 
 def _read_file(dst, fd, pos):
     """dst[...] = the bytes of file ``fd`` from offset ``pos`` (``dst`` a 1-d uint8 view), read by
-    several threads for large pieces (``os.preadv`` lets go of the GIL)."""
-    n = dst.size
-
-    def one(a, b):
+    several threads for large pieces."""
+    def part(a, b):
         view = memoryview(dst[a:b])
         while a < b:
             k = os.preadv(fd, [view], pos + a)
@@ -177,13 +182,7 @@ def _read_file(dst, fd, pos):
                 raise EOFError(f"the file ended {b - a} bytes before the array's data did")
             a, view = a + k, view[k:]
 
-    pool = _state.get("pool")
-    if pool is None or n < 2 * _PIECE:
-        one(0, n)
-        return
-    k = min(_THREADS, (n + _PIECE - 1) // _PIECE)
-    step = (n + k - 1) // k
-    list(pool.map(lambda i: one(i * step, min(n, (i + 1) * step)), range(k)))
+    _parallel(dst.size, part)
 
 
 def file_to_device(cp, fd, pos, shape, dtype):
@@ -192,23 +191,9 @@ def file_to_device(cp, fd, pos, shape, dtype):
     the data never passes through ordinary memory."""
     out = cp.empty(shape, dtype)
     n = out.nbytes
-    if n == 0:
-        return out
-    with _lock:
-        st = _setup(cp)
-        stream = cp.cuda.get_current_stream()
-        events = st["events"]
-        for i, off in enumerate(range(0, n, CHUNK)):
-            j = i % NBUF
-            if events[j] is not None:
-                events[j].synchronize()
-            m = min(CHUNK, n - off)
-            mem, view = _buffer(cp, st, j, m)
-            _read_file(view[:m], fd, pos + off)
-            cp.cuda.runtime.memcpyAsync(out.data.ptr + off, mem.ptr, m, 1, stream.ptr)  # 1: host to device
-            ev = cp.cuda.Event(block=False, disable_timing=True)
-            ev.record(stream)
-            events[j] = ev
+    if n:
+        _send(cp, out.data.ptr, ((min(CHUNK, n - off), lambda v, off=off: _read_file(v, fd, pos + off))
+              for off in range(0, n, CHUNK)))
     return out
 
 
