@@ -514,3 +514,54 @@ def test_file_bytes_read_in_pieces_are_the_files(tmp_path, monkeypatch, nbytes, 
         if pool is not None:
             pool.shutdown()
     numpy.testing.assert_array_equal(dst, data[77:])
+
+
+@pytest.mark.parametrize("m", [1, (4 << 10) - 1, 4 << 10, (37 << 10) + 3])
+def test_staging_pieces_are_sent_in_order_once_filled(m):
+    """The staging pipeline's pieces (``_pinned.in_order``): filled on several threads at once,
+    each sent after it is filled, in order, covering the buffer once."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from xpshim import _pinned
+
+    src = numpy.random.default_rng(m).integers(0, 256, m, dtype=numpy.uint8)
+    buf = numpy.zeros(m, numpy.uint8)
+    sent = []
+
+    def send(a, b):
+        assert numpy.array_equal(buf[a:b], src[a:b])  # filled before it is sent
+        sent.append((a, b))
+
+    with ThreadPoolExecutor(3) as pool:
+        _pinned.in_order(pool, m, lambda a, b: numpy.copyto(buf[a:b], src[a:b]), send, piece=4 << 10)
+    assert sent == [(a, min(m, a + (4 << 10))) for a in range(0, m, 4 << 10)]
+    numpy.testing.assert_array_equal(buf, src)
+
+
+def test_a_failed_staging_piece_stops_the_sends_after_all_pieces_end():
+    """A piece that fails (a file shorter than its header says): nothing from it on is sent, and
+    no piece is still running when the error reaches the caller (the buffer is free again)."""
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    from xpshim import _pinned
+
+    running, lock, sent = [0], threading.Lock(), []
+
+    def part(a, b):
+        with lock:
+            running[0] += 1
+        try:
+            if a == 2:
+                raise EOFError("the file ended")
+            time.sleep(0.02)
+        finally:
+            with lock:
+                running[0] -= 1
+
+    with ThreadPoolExecutor(3) as pool:
+        with pytest.raises(EOFError, match="the file ended"):
+            _pinned.in_order(pool, 8, part, lambda a, b: sent.append((a, b)), piece=1)
+        assert running[0] == 0
+    assert sent == [(0, 1), (1, 2)]

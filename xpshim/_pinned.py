@@ -6,8 +6,9 @@ because the driver stages it through its own small pinned buffer, one piece
 at a time. Here the staging is ours and large:
 
 * host to device: the source is copied into reusable pinned buffers by several
-  threads at once (NumPy's copy releases the GIL), and each filled buffer is sent
-  with an asynchronous copy on the current stream while the next one fills;
+  threads at once (NumPy's copy releases the GIL), a buffer in pieces, each piece
+  sent with an asynchronous copy on the current stream as soon as it is filled,
+  while the other pieces and the next buffer fill;
 * device to host: results of 64 KiB and more land straight in pinned memory
   (CuPy's pinned pool, returned to it when the array is freed), up to a cap on
   the pinned bytes held by live results; past the cap they go through the
@@ -41,7 +42,8 @@ CHUNK = 64 << 20  # bytes per staging buffer
 NBUF = 3  # staging buffers: one filling, one in flight, one spare
 SMALL = 1 << 20  # a staging buffer for copies up to this size is this size
 _THREADS = max(1, min(16, (os.cpu_count() or 1)))
-_PIECE = 2 << 20  # bytes per thread within a chunk
+_PIECE = 2 << 20  # bytes per thread within a chunk, at least
+SEND_PIECE = 4 << 20  # from 2 * this, a chunk is filled in pieces of this, each sent once filled
 
 
 def _cap():
@@ -144,56 +146,86 @@ def to_device_runs(cp, runs, shape, dtype):
     arrays ``runs``, one after another."""
     out = cp.empty(shape, dtype)
     if out.nbytes:
-        _send(cp, out.data.ptr, ((min(CHUNK, src.size - off), lambda v, src=src, off=off: _copy(v, src[off:off + v.size]))
-              for src in runs for off in range(0, src.size, CHUNK)))
+        _send(cp, out.data.ptr, ((min(CHUNK, src.size - off),
+                                  lambda a, b, v, src=src, off=off: numpy.copyto(v, src[off + a:off + b]))
+                                 for src in runs for off in range(0, src.size, CHUNK)))
     return out
 
 
-def _send(cp, dptr, pieces):
-    """The staging pipeline: for each ``(m, fill)`` of ``pieces``, ``fill(view)`` writes ``m`` bytes
-    into a pinned staging buffer, which is then sent to the device at ``dptr`` onwards while the
-    next buffer fills. No wait at the end: later work on the stream is ordered after the copies,
-    and the sources have already been read into our buffers."""
+def _send(cp, dptr, chunks):
+    """The staging pipeline: for each ``(m, part)`` of ``chunks``, ``part(a, b, view)`` writes bytes
+    [a, b) of the chunk's ``m`` into ``view`` (a pinned staging buffer's bytes a to b); the buffer's
+    bytes are then sent to the device at ``dptr`` onwards, while the next buffer fills. No wait at
+    the end: later work on the stream is ordered after the copies, and the sources have already
+    been read into our buffers."""
     with _lock:  # one pipeline at a time: the staging buffers are shared
         st = _setup(cp)
         stream = cp.cuda.get_current_stream()
-        events = st["events"]
-        for i, (m, fill) in enumerate(pieces):
+        events, pool = st["events"], st["pool"]
+        for i, (m, part) in enumerate(chunks):
             j = i % NBUF
             if events[j] is not None:
                 events[j].synchronize()  # that buffer's previous copy has left it
             mem, view = _buffer(cp, st, j, m)
-            fill(view[:m])
-            cp.cuda.runtime.memcpyAsync(dptr, mem.ptr, m, 1, stream.ptr)  # 1: host to device
+
+            def send(a, b, src=mem.ptr, dst=dptr):
+                cp.cuda.runtime.memcpyAsync(dst + a, src + a, b - a, 1, stream.ptr)  # 1: host to device
+
+            if pool is None or m < 2 * SEND_PIECE:
+                _parallel(m, lambda a, b: part(a, b, view[a:b]))
+                send(0, m)
+            else:
+                in_order(pool, m, lambda a, b: part(a, b, view[a:b]), send)
             ev = cp.cuda.Event(block=False, disable_timing=True)
             ev.record(stream)
             events[j] = ev
             dptr += m
 
 
-def _read_file(dst, fd, pos):
-    """dst[...] = the bytes of file ``fd`` from offset ``pos`` (``dst`` a 1-d uint8 view), read by
-    several threads for large pieces."""
-    def part(a, b):
-        view = memoryview(dst[a:b])
-        while a < b:
-            k = os.preadv(fd, [view], pos + a)
-            if k <= 0:
-                raise EOFError(f"the file ended {b - a} bytes before the array's data did")
-            a, view = a + k, view[k:]
+def in_order(pool, m, part, send, piece=None):
+    """``part(a, b)`` for pieces [a, b) of [0, m) on the ``pool``'s threads at once, and
+    ``send(a, b)`` for each piece in order as soon as it is filled: the bus starts on a buffer
+    before its last piece is in (4 MiB pieces: 26.8 GB/s at 64 MiB on the H200 host against 18.6
+    for filling the whole buffer first, benchmarks/results/h200-copies-probe-v3.md). If a piece
+    fails, no later piece is sent, and every piece has ended before the error is raised (no
+    thread still writes into the buffer once the caller lets go of it)."""
+    piece = piece or SEND_PIECE
+    futs = [(a, min(m, a + piece), pool.submit(part, a, min(m, a + piece))) for a in range(0, m, piece)]
+    try:
+        for a, b, f in futs:
+            f.result()
+            send(a, b)
+    finally:
+        for _, _, f in futs:
+            f.cancel() or f.exception()  # (waits for those already running)
 
-    _parallel(dst.size, part)
+
+def _read_range(dst, fd, pos):
+    """dst[...] = the bytes of file ``fd`` from offset ``pos`` (``dst`` a 1-d uint8 view);
+    ``os.preadv`` may return short reads: loops until ``dst`` is full."""
+    view, a, b = memoryview(dst), 0, dst.size
+    while a < b:
+        k = os.preadv(fd, [view], pos + a)
+        if k <= 0:
+            raise EOFError(f"the file ended {b - a} bytes before the array's data did")
+        a, view = a + k, view[k:]
+
+
+def _read_file(dst, fd, pos):
+    """dst[...] = the bytes of file ``fd`` from offset ``pos``, read by several threads for large
+    pieces."""
+    _parallel(dst.size, lambda a, b: _read_range(dst[a:b], fd, pos + a))
 
 
 def file_to_device(cp, fd, pos, shape, dtype):
     """A new CuPy array of ``shape`` and ``dtype`` whose bytes are those of file ``fd`` from offset
-    ``pos``: read straight into the pinned staging buffers, each sent while the next is read, so
-    the data never passes through ordinary memory."""
+    ``pos``: read straight into the pinned staging buffers, each piece sent as soon as it is
+    read, so the data never passes through ordinary memory."""
     out = cp.empty(shape, dtype)
     n = out.nbytes
     if n:
-        _send(cp, out.data.ptr, ((min(CHUNK, n - off), lambda v, off=off: _read_file(v, fd, pos + off))
-              for off in range(0, n, CHUNK)))
+        _send(cp, out.data.ptr, ((min(CHUNK, n - off), lambda a, b, v, off=off: _read_range(v, fd, pos + off + a))
+                                 for off in range(0, n, CHUNK)))
     return out
 
 
