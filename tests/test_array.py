@@ -505,10 +505,13 @@ def test_file_bytes_read_in_pieces_are_the_files(tmp_path, monkeypatch, nbytes, 
     monkeypatch.setitem(_pinned._state, "pool", pool)
     dst = numpy.full(nbytes, 7, numpy.uint8)
     fd = os.open(path, os.O_RDONLY)
+    def read(dst):  # (as the staging pipeline reads a chunk below 2 * SEND_PIECE)
+        _pinned._parallel(dst.size, lambda a, b: _pinned._read_range(dst[a:b], fd, 77 + a))
+
     try:
-        _pinned._read_file(dst, fd, 77)
+        read(dst)
         with pytest.raises(EOFError, match="the file ended"):
-            _pinned._read_file(numpy.empty(nbytes + 1, numpy.uint8), fd, 77)
+            read(numpy.empty(nbytes + 1, numpy.uint8))
     finally:
         os.close(fd)
         if pool is not None:

@@ -211,12 +211,6 @@ def _read_range(dst, fd, pos):
         a, view = a + k, view[k:]
 
 
-def _read_file(dst, fd, pos):
-    """dst[...] = the bytes of file ``fd`` from offset ``pos``, read by several threads for large
-    pieces."""
-    _parallel(dst.size, lambda a, b: _read_range(dst[a:b], fd, pos + a))
-
-
 def file_to_device(cp, fd, pos, shape, dtype):
     """A new CuPy array of ``shape`` and ``dtype`` whose bytes are those of file ``fd`` from offset
     ``pos``: read straight into the pinned staging buffers, each piece sent as soon as it is
