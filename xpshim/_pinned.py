@@ -22,7 +22,7 @@ import math
 import os
 import threading
 import weakref
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 
 import numpy
 
@@ -95,7 +95,10 @@ def _parallel(n, part):
         return
     k = min(_THREADS, (n + _PIECE - 1) // _PIECE)
     step = (n + k - 1) // k
-    list(pool.map(lambda i: part(i * step, min(n, (i + 1) * step)), range(k)))
+    futs = [pool.submit(part, i * step, min(n, (i + 1) * step)) for i in range(k)]
+    wait(futs)  # all of them, even after an error: none may still write once the caller lets go
+    for f in futs:
+        f.result()
 
 
 def _copy(dst, src):
