@@ -95,7 +95,8 @@ def xpshim_counts():
 
 
 def repeats(first, quick, reps):
-    """How many timed runs: given by --reps, else about 3 s worth at full size (3 to 25), 5 when quick."""
+    """How many timed runs, from the seconds of one run: given by --reps, else about 3 s worth at
+    full size (3 to 25), 5 when quick."""
     if reps:
         return reps
     if quick:
@@ -157,20 +158,29 @@ def interleaved(mod, n, entries, quick, reps):
     of the host's speed (clocks, other load) falls on all of them alike and their ratios compare
     runs made side by side. The order is shuffled each round (seeded): a turned order would keep
     each variant's predecessor the same, and what one run leaves behind (its garbage, the host's
-    state after a GPU run) would always fall on the same next one. ``entries``: variant -> (entry, first)."""
-    want = {v: repeats(first, quick, reps) for v, (_, first) in entries.items()}
+    state after a GPU run) would always fall on the same next one.
+
+    How many runs a variant gets is decided from its warm run (the untimed one below), not its
+    checking run, whose compilation and learning would cut the repeats of a variant that is
+    fast once warm. A variant with fewer runs than the others has them spread evenly over the
+    rounds, not bunched in the first ones: its runs then share the host's states with the
+    others'. ``entries``: variant -> (entry, first)."""
+    warm = {}
+    for v, (entry, first) in entries.items():  # one untimed run from the timing's own line: auto mode
+        if repeats(first, quick, reps) > 1 and "error" not in entry:  # keys what it learns by the calling
+            try:  # line, and the checking run's is another
+                warm[v] = once(mod, n, v)
+            except Exception as exc:
+                entry["error"] = one_line(exc)
+    want = {v: repeats(warm.get(v, first), quick, reps) for v, (_, first) in entries.items()}
     times = {v: [] for v in entries}
     order = list(entries)
-    for v in order:  # one untimed run from the timing's own line: auto mode keys what it learns by
-        if want[v] > 1 and "error" not in entries[v][0]:  # the calling line, and the checking run's is another
-            try:
-                once(mod, n, v)
-            except Exception as exc:
-                entries[v][0]["error"] = one_line(exc)
+    rounds = max(want.values(), default=0)
     rng = random.Random(len(order))
-    for _ in range(max(want.values(), default=0)):
+    for r in range(rounds):
         for v in rng.sample(order, len(order)):
-            if len(times[v]) < want[v] and "error" not in entries[v][0]:
+            due = (r + 1) * want[v] // rounds - r * want[v] // rounds  # (1 in want[v] of the rounds, evenly)
+            if due and len(times[v]) < want[v] and "error" not in entries[v][0]:
                 try:
                     times[v].append(once(mod, n, v))
                 except Exception as exc:
@@ -193,7 +203,7 @@ def suite(quick, only=None, reps=None, stand_in=False, kind=None, budget=None, c
     for v in vs:
         if v.skip:
             print(f"{v.name}: skipped, {v.skip}")
-    res = {"machine": machine(stand_in), "quick": quick, "stand_in": stand_in, "interleaved": "shuffled each round",
+    res = {"machine": machine(stand_in), "quick": quick, "stand_in": stand_in, "interleaved": "shuffled each round; repeats from a warm run, spread evenly",
            "gc": "collected before each run, off the clock",
            "variants": {v.name: v.skip or "run" for v in vs}, "workloads": {}}
     todo = [v for v in vs if not v.skip]

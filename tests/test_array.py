@@ -568,3 +568,47 @@ def test_a_failed_staging_piece_stops_the_sends_after_all_pieces_end():
             _pinned.in_order(pool, 8, part, lambda a, b: sent.append((a, b)), piece=1)
         assert running[0] == 0
     assert sent == [(0, 1), (1, 2)]
+
+
+@pytest.mark.parametrize("src_off,dst_off,n", [(0, 0, 8 << 20), (3, 5, (8 << 20) - 77), (1, 0, (1 << 20) + 13),
+                                               (0, 63, 1 << 20), (5, 1, 255), (0, 0, 0)])
+def test_non_temporal_copy_gives_numpys_bytes(src_off, dst_off, n):
+    """The staging fill (``_ntcopy.copy``): the bytes NumPy's copy gives, at any alignment of
+    source and destination and any length (the unaligned head and the tail done by NumPy),
+    and nothing written outside the destination."""
+    from xpshim import _ntcopy
+
+    _ntcopy._function()  # compiled now (staging compiles it on a thread of its own)
+    src = numpy.random.default_rng(n).integers(0, 256, n + 128, dtype=numpy.uint8)
+    dst = numpy.zeros(n + 128, numpy.uint8)
+    _ntcopy.copy(dst[dst_off:dst_off + n], src[src_off:src_off + n])
+    numpy.testing.assert_array_equal(dst[dst_off:dst_off + n], src[src_off:src_off + n])
+    assert not dst[:dst_off].any() and not dst[dst_off + n:].any()
+
+
+def test_non_temporal_copy_is_compiled_here():
+    """CI's host has llvmlite (Numba's compiler): the fast fill must be in use there, not
+    quietly replaced by NumPy's copy."""
+    from xpshim import _ntcopy
+
+    assert _ntcopy._function() is not None, _ntcopy._state["why"]
+    assert _ntcopy.status().startswith("non-temporal stores")
+
+
+def test_non_temporal_copy_falls_back_to_numpys_and_says_why(monkeypatch):
+    """Where llvmlite cannot compile the copy, NumPy's copy does the work, and the info line
+    says so and why."""
+    from xpshim import _ntcopy
+
+    def broken():
+        raise OSError("libllvmlite.so: cannot open shared object file")
+
+    monkeypatch.setattr(_ntcopy, "_compile", broken)
+    monkeypatch.setattr(_ntcopy, "_state", {"fn": None, "why": None})
+    _ntcopy.start()
+    _ntcopy._state["thread"].join()
+    src = numpy.arange(3 << 20, dtype=numpy.uint32).view(numpy.uint8)
+    dst = numpy.empty_like(src)
+    _ntcopy.copy(dst, src)
+    numpy.testing.assert_array_equal(dst, src)
+    assert _ntcopy.status() == "NumPy's copy (non-temporal copy unavailable: OSError: libllvmlite.so: cannot open shared object file)"

@@ -43,6 +43,23 @@ def test_round_trip(real_gpu, nbytes, dtype):
     assert st["host_to_device"]["bytes"] == h.nbytes and st["device_to_host"]["bytes"] == h.nbytes
 
 
+@pytest.mark.parametrize("fill", ["non-temporal", "numpy"])
+@pytest.mark.parametrize("offset", [0, 1, 13])
+def test_upload_by_either_staging_fill(real_gpu, monkeypatch, fill, offset):
+    """Uploads of 130 MiB (three staging chunks, in 4 MiB pieces) from a source at any byte
+    offset: the device has the host's bytes, whether the buffers are filled with non-temporal
+    stores (compiled first, so that this upload uses them) or by NumPy's copy."""
+    from xpshim import _ntcopy
+
+    if fill == "numpy":
+        monkeypatch.setitem(_ntcopy._state, "fn", None)
+    else:
+        assert _ntcopy._function() is not None, _ntcopy._state["why"]
+    raw = _host((130 << 20) + 64, "uint8", seed=offset)
+    h = raw[offset:offset + (130 << 20) + 5]
+    assert numpy.array_equal(xpshim.asnumpy(xpshim.asarray(h)), h)
+
+
 @pytest.mark.parametrize("view", ["strided", "reversed", "fortran", "transposed"])
 def test_non_contiguous_both_ways(real_gpu, view):
     base = _host(24 << 20, "float64").reshape(1024, -1)

@@ -49,6 +49,9 @@ def report():
                  f"from pinned host memory (np.empty_pinned); back into pinned memory from "
                  f"{_pinned.MIN_BYTES_DOWN >> 10} KiB, at most {_pinned.RESULT_CAP / 2**30:g} GiB held by live "
                  "results (XPSHIM_PINNED_RESULTS_MAX); smaller copies are CuPy's own")
+    from . import _ntcopy
+
+    lines.append(f"  staging fill  {_ntcopy.status()}")
     lines.append(f"  python        {platform.python_version()} ({sys.executable})")
     lines.append(f"  numpy         {numpy.__version__}")
     lines.append(f"  cupy          {_cupy_dist()}")

@@ -6,7 +6,8 @@ because the driver stages it through its own small pinned buffer, one piece
 at a time. Here the staging is ours and large:
 
 * host to device: the source is copied into reusable pinned buffers by several
-  threads at once (NumPy's copy releases the GIL), a buffer in pieces, each piece
+  threads at once (with non-temporal stores, ``_ntcopy``; NumPy's copy where that
+  is unavailable; both let go of the GIL), a buffer in pieces, each piece
   sent with an asynchronous copy on the current stream as soon as it is filled,
   while the other pieces and the next buffer fill;
 * device to host: results of 64 KiB and more land straight in pinned memory
@@ -25,6 +26,8 @@ import weakref
 from concurrent.futures import ThreadPoolExecutor, wait
 
 import numpy
+
+from . import _ntcopy
 
 # From 16 KiB up, our staging (one host copy into a pinned buffer, then an asynchronous send) is
 # faster than CuPy's pageable copy on the H200 host: 15.9 / 35.8 / 121 us at 16 KiB / 256 KiB /
@@ -71,6 +74,7 @@ def _setup(cp):
         _state["bufs"] = [None] * NBUF
         _state["events"] = [None] * NBUF
         _state["pool"] = ThreadPoolExecutor(_THREADS, thread_name_prefix="xpshim-copy") if _THREADS > 1 else None
+        _ntcopy.start()
     return _state
 
 
@@ -150,7 +154,7 @@ def to_device_runs(cp, runs, shape, dtype):
     out = cp.empty(shape, dtype)
     if out.nbytes:
         _send(cp, out.data.ptr, ((min(CHUNK, src.size - off),
-                                  lambda a, b, v, src=src, off=off: numpy.copyto(v, src[off + a:off + b]))
+                                  lambda a, b, v, src=src, off=off: _ntcopy.copy(v, src[off + a:off + b]))
                                  for src in runs for off in range(0, src.size, CHUNK)))
     return out
 

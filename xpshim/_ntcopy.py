@@ -1,0 +1,124 @@
+"""Host memory copies with non-temporal stores, for filling the pinned staging buffers.
+
+glibc's memcpy writes with non-temporal stores only above a threshold of about half the L3
+cache (151 MiB on the H200 host), so the 4 MiB pieces of the staging pipeline go through the
+caches: each destination line is first read (a read for ownership), and those reads take
+memory bandwidth from the DMA engine that is reading the buffers at the same time. With
+non-temporal stores, uploads from ordinary memory ran at 27 / 30-32 GB/s at 64 / 512 MiB on
+the H200 host, against 20 / 24 (benchmarks/HISTORY.md, the non-temporal probe).
+
+The copy is a small LLVM function, compiled once per process by llvmlite (the compiler under
+Numba, already a dependency) and called through ctypes, which lets go of the GIL: the copy
+threads run at once. It compiles on a thread of its own (about 0.2 s, once per process) from the
+first staging copy on; copies until then, and copies where llvmlite cannot compile it, are
+NumPy's, and ``status()`` (shown by ``python -m xpshim info``) says which is used and why.
+"""
+
+import ctypes
+import threading
+
+import numpy
+
+MIN_BYTES = 1 << 20  # below this, NumPy's copy (the data may well be in cache, and read again soon)
+_BLOCK = 256  # bytes per loop iteration: four 64-byte stores
+_ALIGN = 64
+
+# dst (64-byte aligned), src, n (a multiple of 256): four 64-byte loads and non-temporal stores
+# per iteration, then a full fence, so that the data is in memory before a DMA engine reads it
+_IR = """
+define void @xpshim_nt_copy(ptr %dst, ptr %src, i64 %n) {
+entry:
+  %empty = icmp eq i64 %n, 0
+  br i1 %empty, label %done, label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %next, %loop ]
+""" + "".join(f"""  %o{k} = add i64 %i, {64 * k}
+  %s{k} = getelementptr i8, ptr %src, i64 %o{k}
+  %d{k} = getelementptr i8, ptr %dst, i64 %o{k}
+  %v{k} = load <8 x i64>, ptr %s{k}, align 1
+  store <8 x i64> %v{k}, ptr %d{k}, align 64, !nontemporal !0
+""" for k in range(4)) + """  %next = add i64 %i, 256
+  %more = icmp ult i64 %next, %n
+  br i1 %more, label %loop, label %done
+done:
+  fence seq_cst
+  ret void
+}
+!0 = !{i32 1}
+"""
+
+_lock = threading.Lock()
+_state = {"fn": None, "why": None}  # the compiled function, or why there is none
+
+
+def _compile():
+    import llvmlite.binding as llvm
+
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    mod = llvm.parse_assembly(_IR)
+    mod.verify()
+    target = llvm.Target.from_default_triple()
+    tm = target.create_target_machine(cpu=llvm.get_host_cpu_name(), features=llvm.get_host_cpu_features().flatten(),
+                                      opt=2)
+    engine = llvm.create_mcjit_compiler(mod, tm)
+    engine.finalize_object()
+    addr = engine.get_function_address("xpshim_nt_copy")
+    if not addr:
+        raise RuntimeError("the compiled copy has no address")
+    fn = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint64)(addr)
+    return fn, engine  # (the engine owns the machine code: kept alive with the function)
+
+
+def _function():
+    st = _state
+    if st["fn"] is None and st["why"] is None:
+        with _lock:
+            if st["fn"] is None and st["why"] is None:
+                try:
+                    import platform
+
+                    if platform.machine().lower() not in ("x86_64", "amd64"):
+                        raise RuntimeError(f"non-temporal stores are used on x86-64 only, not {platform.machine()}")
+                    st["engine"] = None
+                    fn, st["engine"] = _compile()
+                    st["fn"] = fn
+                except Exception as exc:  # (llvmlite missing or broken: NumPy's copy is as correct)
+                    st["why"] = f"{type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc).strip() else ''}"
+    return st["fn"]
+
+
+def start():
+    """Compile the copy on a thread of its own, if not done or under way (staging calls this
+    when it first runs: the copies do not wait for the compiler)."""
+    if _state["fn"] is None and _state["why"] is None and "thread" not in _state:
+        with _lock:
+            if "thread" not in _state:
+                _state["thread"] = threading.Thread(target=_function, name="xpshim-nt-compile", daemon=True)
+                _state["thread"].start()
+
+
+def copy(dst, src):
+    """``dst[...] = src`` for 1-d uint8 arrays of one size (``dst`` contiguous, ``src``
+    contiguous): non-temporal stores for large copies once compiled, else NumPy's copy."""
+    n = dst.size
+    fn = _state["fn"] if n >= MIN_BYTES else None
+    if fn is None:
+        numpy.copyto(dst, src)
+        return
+    d = dst.ctypes.data
+    head = (-d) % _ALIGN
+    body = (n - head) // _BLOCK * _BLOCK
+    if head:
+        numpy.copyto(dst[:head], src[:head])
+    fn(d + head, src.ctypes.data + head, body)
+    if head + body < n:
+        numpy.copyto(dst[head + body:], src[head + body:])
+
+
+def status():
+    """One line for ``python -m xpshim info``: how staging buffers are filled."""
+    fn = _function()
+    if fn is not None:
+        return f"non-temporal stores (an LLVM function compiled by llvmlite) from {MIN_BYTES >> 20} MiB"
+    return f"NumPy's copy (non-temporal copy unavailable: {_state['why']})"
