@@ -95,13 +95,14 @@ def xpshim_counts():
 
 
 def repeats(first, quick, reps):
-    """How many timed runs, from the seconds of one run: given by --reps, else about 3 s worth at
-    full size (3 to 25), 5 when quick."""
+    """How many timed runs, from the seconds of one run: given by --reps, else about 5 s worth at
+    full size (3 to 40: a host whose speed has two modes needs many runs for a steady median),
+    5 when quick."""
     if reps:
         return reps
     if quick:
         return 1 if first > 2.0 else 5
-    return max(3, min(25, int(3.0 / max(first, 1e-9))))
+    return max(3, min(40, int(5.0 / max(first, 1e-9))))
 
 
 def check(mod, n, variant, want):
@@ -188,7 +189,7 @@ def interleaved(mod, n, entries, quick, reps):
     for v, ts in times.items():
         if ts:
             entries[v][0].update({"median": statistics.median(ts), "min": min(ts), "max": max(ts),
-                                  "reps": len(ts), "inner": 1})
+                                  "reps": len(ts), "inner": 1, "times": [round(t, 7) for t in ts]})
     free_gpu()
 
 

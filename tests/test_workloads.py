@@ -72,20 +72,20 @@ def test_runner_decides_repeats_from_a_warm_run_and_spreads_the_fewer_evenly(mon
     has them spread over all the rounds, not bunched in the first ones."""
     runner = _runner()
     calls = []
-    seconds = {"fast": 0.1, "slower": 0.3}  # warm: 3 s / 0.1 -> 25 repeats (the cap), 3 s / 0.3 -> 10
+    seconds = {"fast": 0.1, "slower": 0.5}  # warm: 5 s / 0.1 -> 40 repeats (the cap), 5 s / 0.5 -> 10
 
     def once(mod, n, v):
         calls.append(v)
         return seconds[v]
 
     monkeypatch.setattr(runner, "once", once)
-    entries = {"fast": ({}, 2.5), "slower": ({}, 0.3)}  # "fast" compiled in its checking run: 2.5 s
+    entries = {"fast": ({}, 2.5), "slower": ({}, 0.5)}  # "fast" compiled in its checking run: 2.5 s
     runner.interleaved(None, 0, entries, quick=False, reps=None)
-    assert entries["fast"][0]["reps"] == 25 and entries["slower"][0]["reps"] == 10
+    assert entries["fast"][0]["reps"] == 40 and entries["slower"][0]["reps"] == 10
     assert sorted(calls[:2]) == ["fast", "slower"]  # the warm runs, untimed
     timed = calls[2:]
     fast_before = [timed[:i].count("fast") for i, v in enumerate(timed) if v == "slower"]
     assert len(fast_before) == 10
-    assert fast_before[0] <= 3 and fast_before[-1] >= 21  # from the first rounds to the last
+    assert fast_before[0] <= 4 and fast_before[-1] >= 35  # from the first rounds to the last
     gaps = [b - a for a, b in zip(fast_before, fast_before[1:])]
-    assert min(gaps) >= 1 and max(gaps) <= 4  # every 2-3 rounds (25 / 10), not bunched
+    assert min(gaps) >= 3 and max(gaps) <= 5  # every 4 rounds (40 / 10), not bunched

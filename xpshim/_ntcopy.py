@@ -23,40 +23,45 @@ MIN_BYTES = 1 << 20  # below this, NumPy's copy (the data may well be in cache, 
 _BLOCK = 256  # bytes per loop iteration: four 64-byte stores
 _ALIGN = 64
 
-# dst (64-byte aligned), src, n (a multiple of 256): four 64-byte loads and non-temporal stores
-# per iteration, then a full fence, so that the data is in memory before a DMA engine reads it
-_IR = """
-define void @xpshim_nt_copy(ptr %dst, ptr %src, i64 %n) {
+
+def _ir(width=64):
+    """The copy's LLVM IR: dst (64-byte aligned), src, n (a multiple of 256); per iteration
+    256 bytes as loads and non-temporal stores of ``width`` bytes, then a full fence, so that
+    the data is in memory before a DMA engine reads it."""
+    lanes = width // 8
+    body = "".join(f"""  %o{k} = add i64 %i, {width * k}
+  %s{k} = getelementptr i8, ptr %src, i64 %o{k}
+  %d{k} = getelementptr i8, ptr %dst, i64 %o{k}
+  %v{k} = load <{lanes} x i64>, ptr %s{k}, align 1
+  store <{lanes} x i64> %v{k}, ptr %d{k}, align {width}, !nontemporal !0
+""" for k in range(_BLOCK // width))
+    return f"""define void @xpshim_nt_copy(ptr %dst, ptr %src, i64 %n) {{
 entry:
   %empty = icmp eq i64 %n, 0
   br i1 %empty, label %done, label %loop
 loop:
   %i = phi i64 [ 0, %entry ], [ %next, %loop ]
-""" + "".join(f"""  %o{k} = add i64 %i, {64 * k}
-  %s{k} = getelementptr i8, ptr %src, i64 %o{k}
-  %d{k} = getelementptr i8, ptr %dst, i64 %o{k}
-  %v{k} = load <8 x i64>, ptr %s{k}, align 1
-  store <8 x i64> %v{k}, ptr %d{k}, align 64, !nontemporal !0
-""" for k in range(4)) + """  %next = add i64 %i, 256
+{body}  %next = add i64 %i, {_BLOCK}
   %more = icmp ult i64 %next, %n
   br i1 %more, label %loop, label %done
 done:
   fence seq_cst
   ret void
-}
-!0 = !{i32 1}
+}}
+!0 = !{{i32 1}}
 """
+
 
 _lock = threading.Lock()
 _state = {"fn": None, "why": None}  # the compiled function, or why there is none
 
 
-def _compile():
+def _compile(width=64):
     import llvmlite.binding as llvm
 
     llvm.initialize_native_target()
     llvm.initialize_native_asmprinter()
-    mod = llvm.parse_assembly(_IR)
+    mod = llvm.parse_assembly(_ir(width))
     mod.verify()
     target = llvm.Target.from_default_triple()
     tm = target.create_target_machine(cpu=llvm.get_host_cpu_name(), features=llvm.get_host_cpu_features().flatten(),
