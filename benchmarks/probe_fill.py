@@ -1,5 +1,6 @@
 """How the staging buffers are filled, side by side: NumPy's copy (glibc's memcpy) against the
-non-temporal copy of ``xpshim._ntcopy`` (64- and 32-byte stores), for the host copy alone into
+non-temporal copy of ``xpshim._ntcopy`` (64- and 32-byte stores; 4 KiB pages one at a time or
+four in turn, as glibc's own large copy does), for the host copy alone into
 pinned memory and for xpshim's whole upload from pageable memory.
 
     python benchmarks/probe_fill.py [--mib 64 --mib 512] [--reps 9] [--out DIR] [--tag NAME]
@@ -47,9 +48,11 @@ def main(argv=None):
     ours = _ntcopy._function()
     if ours is None:
         sys.exit(f"the non-temporal copy is unavailable here: {_ntcopy._state['why']}")
-    f32, _engine = _ntcopy._compile(32)
+    f32, _e32 = _ntcopy._compile(32)
+    f4p, _e4p = _ntcopy._compile(64, pages=4)
     fills = {"NumPy's copy": (numpy.copyto, None), "non-temporal, 64-byte stores": (raw(ours), ours),
-             "non-temporal, 32-byte stores": (raw(f32), f32)}
+             "non-temporal, 32-byte stores": (raw(f32), f32),
+             "non-temporal, 64-byte stores, 4 pages in turn": (raw(f4p), f4p)}
     pool = ThreadPoolExecutor(16)
     res = {"GLIBC_TUNABLES": os.environ.get("GLIBC_TUNABLES", ""), "piece bytes": piece, "threads": 16, "rows": {}}
 

@@ -24,24 +24,61 @@ _BLOCK = 256  # bytes per loop iteration: four 64-byte stores
 _ALIGN = 64
 
 
-def _ir(width=64):
-    """The copy's LLVM IR: dst (64-byte aligned), src, n (a multiple of 256); per iteration
-    256 bytes as loads and non-temporal stores of ``width`` bytes, then a full fence, so that
-    the data is in memory before a DMA engine reads it."""
-    lanes = width // 8
-    body = "".join(f"""  %o{k} = add i64 %i, {width * k}
-  %s{k} = getelementptr i8, ptr %src, i64 %o{k}
-  %d{k} = getelementptr i8, ptr %dst, i64 %o{k}
-  %v{k} = load <{lanes} x i64>, ptr %s{k}, align 1
-  store <{lanes} x i64> %v{k}, ptr %d{k}, align {width}, !nontemporal !0
-""" for k in range(_BLOCK // width))
+def _moves(width, base, span, prefix):
+    """IR for ``span`` bytes from offset ``base`` + k * width: loads, then non-temporal stores."""
+    lanes, out = width // 8, []
+    for k in range(span // width):
+        t = f"{prefix}{k}"
+        out.append(f"""  %o{t} = add i64 {base}, {width * k}
+  %s{t} = getelementptr i8, ptr %src, i64 %o{t}
+  %d{t} = getelementptr i8, ptr %dst, i64 %o{t}
+  %v{t} = load <{lanes} x i64>, ptr %s{t}, align 1
+  store <{lanes} x i64> %v{t}, ptr %d{t}, align {width}, !nontemporal !0
+""")
+    return "".join(out)
+
+
+def _ir(width=64, pages=1):
+    """The copy's LLVM IR: dst (64-byte aligned), src, n (a multiple of 256). With ``pages`` > 1,
+    whole blocks of ``pages`` 4 KiB pages are copied 256 bytes of each page in turn (as glibc's
+    large copy does: several DRAM pages open at once), the rest 256 bytes at a time. Loads and
+    non-temporal stores of ``width`` bytes, then a full fence, so that the data is in memory
+    before a DMA engine reads it."""
+    blk = 4096 * pages
+    if pages > 1:
+        inner = "".join(_moves(width, f"%p{q}", _BLOCK, f"b{q}_") for q in range(pages))
+        offsets = "".join(f"  %p{q} = add i64 %bj, {4096 * q}\n" for q in range(pages))
+        blocks = f"""  %nb = and i64 %n, -{blk}
+  %hasb = icmp ne i64 %nb, 0
+  br i1 %hasb, label %outer, label %rest
+outer:
+  %b = phi i64 [ 0, %entry ], [ %bnext, %outer_end ]
+  br label %inner
+inner:
+  %j = phi i64 [ 0, %outer ], [ %jnext, %inner ]
+  %bj = add i64 %b, %j
+{offsets}{inner}  %jnext = add i64 %j, {_BLOCK}
+  %jmore = icmp ult i64 %jnext, 4096
+  br i1 %jmore, label %inner, label %outer_end
+outer_end:
+  %bnext = add i64 %b, {blk}
+  %bmore = icmp ult i64 %bnext, %nb
+  br i1 %bmore, label %outer, label %rest
+rest:
+  %start = phi i64 [ 0, %entry ], [ %nb, %outer_end ]
+"""
+    else:
+        blocks = """  br label %rest
+rest:
+  %start = add i64 0, 0
+"""
     return f"""define void @xpshim_nt_copy(ptr %dst, ptr %src, i64 %n) {{
 entry:
-  %empty = icmp eq i64 %n, 0
-  br i1 %empty, label %done, label %loop
+{blocks}  %left = icmp ult i64 %start, %n
+  br i1 %left, label %loop, label %done
 loop:
-  %i = phi i64 [ 0, %entry ], [ %next, %loop ]
-{body}  %next = add i64 %i, {_BLOCK}
+  %i = phi i64 [ %start, %rest ], [ %next, %loop ]
+{_moves(width, "%i", _BLOCK, "t")}  %next = add i64 %i, {_BLOCK}
   %more = icmp ult i64 %next, %n
   br i1 %more, label %loop, label %done
 done:
@@ -56,12 +93,12 @@ _lock = threading.Lock()
 _state = {"fn": None, "why": None}  # the compiled function, or why there is none
 
 
-def _compile(width=64):
+def _compile(width=64, pages=1):
     import llvmlite.binding as llvm
 
     llvm.initialize_native_target()
     llvm.initialize_native_asmprinter()
-    mod = llvm.parse_assembly(_ir(width))
+    mod = llvm.parse_assembly(_ir(width, pages))
     mod.verify()
     target = llvm.Target.from_default_triple()
     tm = target.create_target_machine(cpu=llvm.get_host_cpu_name(), features=llvm.get_host_cpu_features().flatten(),
