@@ -4,8 +4,9 @@ glibc's memcpy writes with non-temporal stores only above a threshold of about h
 cache (151 MiB on the H200 host), so the 4 MiB pieces of the staging pipeline go through the
 caches: each destination line is first read (a read for ownership), and those reads take
 memory bandwidth from the DMA engine that is reading the buffers at the same time. With
-non-temporal stores, uploads from ordinary memory ran at 27 / 30-32 GB/s at 64 / 512 MiB on
-the H200 host, against 20 / 24 (benchmarks/HISTORY.md, the non-temporal probe).
+non-temporal stores, uploads of 512 MiB from ordinary memory ran at 32-35 GB/s on the H200
+hosts, against 27-31 with NumPy's copy; at 64 MiB both ran at 24-28 (benchmarks/results/
+h200-fill-probe-v*.md). 64-byte stores, a page at a time, did best or as well as the others.
 
 The copy is a small LLVM function, compiled once per process by llvmlite (the compiler under
 Numba, already a dependency) and called through ctypes, which lets go of the GIL: the copy
