@@ -123,7 +123,6 @@ def _function():
 
                     if platform.machine().lower() not in ("x86_64", "amd64"):
                         raise RuntimeError(f"non-temporal stores are used on x86-64 only, not {platform.machine()}")
-                    st["engine"] = None
                     fn, st["engine"] = _compile()
                     st["fn"] = fn
                 except Exception as exc:  # (llvmlite missing or broken: NumPy's copy is as correct)
