@@ -2,7 +2,8 @@
 automatic device choice and xpshim forced to the GPU, on real NumPy programs
 (benchmarks/workloads/, one a module). Every result is checked against NumPy's, then timed:
 a warm-up, then the median of repeats (with min and max), the GPU synchronised before each
-clock read and the garbage of earlier runs collected before each run, off the clock. The
+clock read, and before each run, off the clock, the garbage of earlier runs collected and the
+inputs given new memory (as data read anew). The
 repeats interleave: each round runs every variant once, so that a drift of the
 host's speed falls on all variants alike.
 
@@ -36,6 +37,7 @@ sys.path.insert(1, os.path.dirname(HERE))
 
 import run as runner  # noqa: E402  (timing, progress bar, machine description)
 import workloads  # noqa: E402  (the package of workload modules)
+from workloads import _data as data  # noqa: E402
 import xpshim  # noqa: E402
 from xpshim import _backend  # noqa: E402
 
@@ -144,6 +146,7 @@ def once(mod, n, variant):
     earlier runs is collected first, off the clock: left to the collector, it fell on whichever
     variant ran next (power_iteration in auto mode 0.94x NumPy so, 1.12x with a collection before
     each run: benchmarks/results/h200-order-probe-v1.md)."""
+    data.renew()  # (new memory for the inputs: see _data.renew)
     with variant.context(), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         gc.collect()

@@ -167,3 +167,16 @@ def test_bad_pinned_cap_names_the_fix():
     r = py("import xpshim", XPSHIM_PINNED_RESULTS_MAX="4GB")
     assert r.returncode != 0
     assert "ConfigError" in r.stderr and "XPSHIM_PINNED_RESULTS_MAX='4GB'" in r.stderr and "integer" in r.stderr
+
+
+@pytest.mark.parametrize("value", ["4GB", "-1"])
+def test_bad_registered_cap_names_the_fix(value):
+    r = py("import xpshim", XPSHIM_REGISTERED_MAX=value)
+    assert r.returncode != 0
+    assert "ConfigError" in r.stderr and f"XPSHIM_REGISTERED_MAX={value!r}" in r.stderr and "integer" in r.stderr
+
+
+def test_registered_cap_of_zero_turns_registering_off():
+    r = py("from xpshim import _register; print(_register.CAP, _register.status())", XPSHIM_REGISTERED_MAX="0")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split()[0] == "0" and "off (XPSHIM_REGISTERED_MAX=0)" in r.stdout

@@ -193,6 +193,52 @@ def test_a_result_in_pinned_memory_goes_back_directly(real_gpu, monkeypatch):
     assert not staged and numpy.array_equal(xpshim.asnumpy(d), h[1:])
 
 
+@pytest.mark.parametrize("nbytes", [(16 << 20) + 8, (130 << 20) + 24])
+def test_an_array_sent_again_goes_from_its_own_memory(real_gpu, monkeypatch, nbytes):
+    """The second upload of a host array registers its memory with CUDA (``_register``); that
+    upload and later ones are direct copies from it, each with the array's bytes at the time
+    (writes between uploads are seen); freeing the array ends the registration."""
+    import gc
+
+    from xpshim import _register
+
+    cp = real_gpu
+    rt = cp.cuda.runtime
+    h = _host(nbytes, "float64", seed=3)
+    ptr = h.ctypes.data
+    assert numpy.array_equal(xpshim.asnumpy(xpshim.asarray(h)), h)  # staged, remembered
+    assert rt.pointerGetAttributes(ptr).type == 0  # cudaMemoryTypeUnregistered
+    staged = []
+    real_runs = _pinned.to_device_runs
+    monkeypatch.setattr(_pinned, "to_device_runs", lambda *a: staged.append(a) or real_runs(*a))
+    for k in range(3):
+        h[k] = -k - 0.5  # written between uploads
+        assert numpy.array_equal(xpshim.asnumpy(xpshim.asarray(h)), h)
+        assert numpy.array_equal(xpshim.asnumpy(xpshim.asarray(h[7:])), h[7:])  # a view of it
+    assert not staged
+    assert rt.pointerGetAttributes(ptr).type == 1  # cudaMemoryTypeHost: registered
+    assert xpshim.stats()["transfers"]["host_to_device"]["count"] == 7
+    held = _register._total[0]
+    assert held >= h.nbytes
+    del h
+    gc.collect()
+    assert _register._total[0] == held - nbytes // 8 * 8
+
+
+def test_registering_does_not_outlive_the_cap(real_gpu, monkeypatch):
+    """Past ``XPSHIM_REGISTERED_MAX`` the oldest registration ends; every upload still has the
+    right bytes."""
+    from xpshim import _register
+
+    monkeypatch.setattr(_register, "CAP", 48 << 20)
+    a, b = _host(32 << 20, "float32", seed=4), _host(32 << 20, "int16", seed=5)
+    for x in (a, a, b, b, a, b):
+        assert numpy.array_equal(xpshim.asnumpy(xpshim.asarray(x)), x)
+    assert _register._total[0] <= 48 << 20
+    _register.release_all(real_gpu)
+    assert _register._total[0] == 0
+
+
 def _npy(path, a, version=None):
     with open(path, "wb") as f:
         numpy.lib.format.write_array(f, a, version=version)

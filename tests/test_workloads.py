@@ -89,3 +89,33 @@ def test_runner_decides_repeats_from_a_warm_run_and_spreads_the_fewer_evenly(mon
     assert fast_before[0] <= 4 and fast_before[-1] >= 35  # from the first rounds to the last
     gaps = [b - a for a, b in zip(fast_before, fast_before[1:])]
     assert min(gaps) >= 3 and max(gaps) <= 5  # every 4 rounds (40 / 10), not bunched
+
+
+def test_each_timed_run_reads_its_inputs_from_new_memory(cpu):
+    """Before each timed run the runner gives the kept inputs new memory (``_data.renew``): the
+    same numbers, never the array an earlier run sent to the GPU (which xpshim would have
+    registered in place by then, a case the suite does not mean to time)."""
+    runner = _runner()
+    mod = workloads.load("black_scholes")
+    seen = []
+    real = runner.data._host
+
+    def host(*args):
+        x = real(*args)
+        seen.append((x.ctypes.data, x))  # (held: no later array can take its memory)
+        return x
+
+    v = [v for v in runner.variants() if v.name == "numpy"][0]
+    try:
+        runner.data._host = host
+        for _ in range(3):
+            runner.once(mod, mod.SIZES["quick"], v)
+    finally:
+        runner.data._host = real
+    per_run = len(seen) // 3
+    assert per_run >= 1
+    runs = [seen[i * per_run:(i + 1) * per_run] for i in range(3)]
+    for k in range(per_run):
+        ptrs = {r[k][0] for r in runs}
+        assert len(ptrs) == 3  # new memory each run
+        assert all(numpy.array_equal(r[k][1], runs[0][k][1]) for r in runs)

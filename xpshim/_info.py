@@ -52,6 +52,9 @@ def report():
     from . import _ntcopy
 
     lines.append(f"  staging fill  {_ntcopy.status()}")
+    from . import _register
+
+    lines.append(f"  in place      {_register.status()}")
     lines.append(f"  python        {platform.python_version()} ({sys.executable})")
     lines.append(f"  numpy         {numpy.__version__}")
     lines.append(f"  cupy          {_cupy_dist()}")

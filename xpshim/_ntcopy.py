@@ -11,8 +11,8 @@ h200-fill-probe-v*.md). 64-byte stores, a page at a time, did best or as well as
 The copy is a small LLVM function, compiled once per process by llvmlite (the compiler under
 Numba, already a dependency) and called through ctypes, which lets go of the GIL: the copy
 threads run at once. It compiles on a thread of its own (about 0.2 s, once per process) from the
-first staging copy on; copies until then, and copies where llvmlite cannot compile it, are
-NumPy's, and ``status()`` (shown by ``python -m xpshim info``) says which is used and why.
+first pipelined upload (8 MiB or more) on; copies until then, and copies where llvmlite cannot
+compile it, are NumPy's, and ``status()`` (shown by ``python -m xpshim info``) says which is used and why.
 """
 
 import ctypes
@@ -132,7 +132,7 @@ def _function():
 
 def start():
     """Compile the copy on a thread of its own, if not done or under way (staging calls this
-    when it first runs: the copies do not wait for the compiler)."""
+    at its first pipelined copy: the copies do not wait for the compiler)."""
     if _state["fn"] is None and _state["why"] is None and "thread" not in _state:
         with _lock:
             if "thread" not in _state:

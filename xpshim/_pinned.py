@@ -27,7 +27,7 @@ from concurrent.futures import ThreadPoolExecutor, wait
 
 import numpy
 
-from . import _ntcopy
+from . import _ntcopy, _register
 
 # From 16 KiB up, our staging (one host copy into a pinned buffer, then an asynchronous send) is
 # faster than CuPy's pageable copy on the H200 host: 15.9 / 35.8 / 121 us at 16 KiB / 256 KiB /
@@ -74,7 +74,6 @@ def _setup(cp):
         _state["bufs"] = [None] * NBUF
         _state["events"] = [None] * NBUF
         _state["pool"] = ThreadPoolExecutor(_THREADS, thread_name_prefix="xpshim-copy") if _THREADS > 1 else None
-        _ntcopy.start()
     return _state
 
 
@@ -136,7 +135,8 @@ def empty_pinned(cp, shape, dtype, order):
 
 def to_device(cp, host):
     """A new CuPy array with ``host``'s data (any strides): from pinned memory by one direct
-    copy at the bus's speed, from ordinary memory through pinned staging."""
+    copy at the bus's speed, from ordinary memory through pinned staging, or by one direct copy
+    too once it is registered in place (``_register``: arrays sent more than once)."""
     if not host.flags.c_contiguous:
         host = numpy.ascontiguousarray(host)
     elif is_pinned(cp, host):
@@ -145,6 +145,10 @@ def to_device(cp, host):
         cp.cuda.runtime.memcpyAsync(out.data.ptr, host.ctypes.data, host.nbytes, 1, stream.ptr)
         stream.synchronize()  # (the caller may write its array as soon as this returns)
         return out
+    else:
+        out = _register.upload(cp, host)
+        if out is not None:
+            return out
     return to_device_runs(cp, [_bytes_of(host)], host.shape, host.dtype)
 
 
@@ -182,6 +186,10 @@ def _send(cp, dptr, chunks):
                 _parallel(m, lambda a, b: part(a, b, view[a:b]))
                 send(0, m)
             else:
+                # the non-temporal fill pays from here on: compiled on a thread of its own from the
+                # first such copy (started at the first small copy, the compile ran during copies
+                # v16's 256 KiB rows, which came out three to four times slower than v15's)
+                _ntcopy.start()
                 in_order(pool, m, lambda a, b: part(a, b, view[a:b]), send)
             ev = cp.cuda.Event(block=False, disable_timing=True)
             ev.record(stream)
