@@ -9,9 +9,13 @@ import gc
 import numpy
 import pytest
 
-from xpshim import _register
+from xpshim import _pinned, _register
 
 MIB = 1 << 20
+
+
+def _upload(cp, host):
+    return _register.upload(cp, host, _pinned.direct)
 
 
 class _Error(Exception):
@@ -84,19 +88,19 @@ def _calls(cp, kind):
 def test_second_upload_registers_and_later_ones_see_writes(cp):
     small = numpy.arange(4 * MIB // 8, dtype=numpy.float64)  # below MIN_BYTES: always staged
     for _ in range(3):
-        assert _register.upload(cp, small) is None
+        assert _upload(cp, small) is None
     assert _calls(cp, "register") == []
 
     big = numpy.random.default_rng(0).random(20 * MIB // 8)
-    assert _register.upload(cp, big) is None
-    d = _register.upload(cp, big)
+    assert _upload(cp, big) is None
+    d = _upload(cp, big)
     assert numpy.array_equal(d.h, big)
     assert _calls(cp, "register") == [("register", big.ctypes.data, big.nbytes)]
     big[5] = -1.0  # the array stays the user's: the next upload sends what is there now
-    d = _register.upload(cp, big)
+    d = _upload(cp, big)
     assert d.h[5] == -1.0 and numpy.array_equal(d.h, big)
     view = big[MIB // 8:]  # a contiguous view of it: sent in place too, no new registration
-    assert numpy.array_equal(_register.upload(cp, view).h, view)
+    assert numpy.array_equal(_upload(cp, view).h, view)
     assert len(_calls(cp, "register")) == 1
     assert "1 array(s), 20 MiB" in _register.status()
 
@@ -104,8 +108,8 @@ def test_second_upload_registers_and_later_ones_see_writes(cp):
 def test_freeing_the_array_ends_its_registration(cp):
     big = numpy.ones(20 * MIB // 8)
     ptr = big.ctypes.data
-    _register.upload(cp, big)
-    _register.upload(cp, big)
+    _upload(cp, big)
+    _upload(cp, big)
     assert _calls(cp, "unregister") == []
     del big
     gc.collect()
@@ -116,24 +120,24 @@ def test_freeing_the_array_ends_its_registration(cp):
 def test_small_views_of_a_large_array_are_staged(cp):
     base = numpy.zeros(80 * MIB // 8)  # (within the cap, but each view is under half of it)
     part = base[: 20 * MIB // 8]
-    assert _register.upload(cp, part) is None
-    assert _register.upload(cp, part) is None
+    assert _upload(cp, part) is None
+    assert _upload(cp, part) is None
     assert _calls(cp, "register") == []
     half = base[: 40 * MIB // 8]
-    _register.upload(cp, half)
-    assert _register.upload(cp, half) is None  # 80 MiB: over the 64 MiB cap
+    _upload(cp, half)
+    assert _upload(cp, half) is None  # 80 MiB: over the 64 MiB cap
     assert _calls(cp, "register") == []
 
 
 def test_the_oldest_registration_makes_room_under_the_cap(cp):
     a, b = numpy.ones(40 * MIB // 8), numpy.ones(40 * MIB // 8)
     for x in (a, a, b):
-        _register.upload(cp, x)
+        _upload(cp, x)
     assert _calls(cp, "register") == [("register", a.ctypes.data, a.nbytes)]
-    assert numpy.array_equal(_register.upload(cp, b).h, b)
+    assert numpy.array_equal(_upload(cp, b).h, b)
     assert _calls(cp, "unregister") == [("unregister", a.ctypes.data)]
     assert _calls(cp, "register")[-1] == ("register", b.ctypes.data, b.nbytes)
-    assert _register.upload(cp, a) is None  # a starts over: staged, seen once
+    assert _upload(cp, a) is None  # a starts over: staged, seen once
 
 
 def test_a_registered_array_cannot_be_resized_under_it(cp):
@@ -141,8 +145,8 @@ def test_a_registered_array_cannot_be_resized_under_it(cp):
     one), so its memory cannot move while registered; were that to change, the address check
     would still end the registration (``upload``)."""
     a = numpy.ones(20 * MIB // 8)
-    _register.upload(cp, a)
-    _register.upload(cp, a)
+    _upload(cp, a)
+    _upload(cp, a)
     with pytest.raises(ValueError):
         a.resize(30 * MIB // 8, refcheck=False)
 
@@ -150,8 +154,8 @@ def test_a_registered_array_cannot_be_resized_under_it(cp):
 def test_a_refused_registration_stages_and_says_why(cp):
     cp.cuda.runtime.refuse = "cudaErrorHostMemoryAlreadyRegistered: part of it is registered already"
     a = numpy.ones(20 * MIB // 8)
-    assert _register.upload(cp, a) is None
-    assert _register.upload(cp, a) is None
+    assert _upload(cp, a) is None
+    assert _upload(cp, a) is None
     assert "the driver last refused one: cudaErrorHostMemoryAlreadyRegistered" in _register.status()
 
 
@@ -159,5 +163,5 @@ def test_memory_numpy_did_not_allocate_is_never_registered(cp):
     buf = bytearray(20 * MIB)
     a = numpy.frombuffer(buf, numpy.uint8)
     for _ in range(3):
-        assert _register.upload(cp, a) is None
+        assert _upload(cp, a) is None
     assert _calls(cp, "register") == []

@@ -67,6 +67,22 @@ def _read_crossover():
 crossover_env = _read_crossover()
 
 
+def read_bytes(var, default, example, least=None):
+    """A number of bytes from ``var`` (``default`` when unset); a ConfigError naming the fix
+    when it is not an integer (or is below ``least``)."""
+    raw = os.environ.get(var, "")
+    if not raw:
+        return default
+    try:
+        n = int(raw)
+    except ValueError:
+        n = None
+    if n is None or (least is not None and n < least):
+        raise ConfigError(f"{var}={raw!r} is not a number of bytes; give an integer ({example}), "
+                          f"or unset it for the default of {default / 2**30:g} GiB")
+    return n
+
+
 def calibration_path():
     """Where ``python -m xpshim calibrate`` saves the crossover it measured."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")

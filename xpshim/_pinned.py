@@ -27,7 +27,7 @@ from concurrent.futures import ThreadPoolExecutor, wait
 
 import numpy
 
-from . import _ntcopy, _register
+from . import _config, _ntcopy, _register
 
 # From 16 KiB up, our staging (one host copy into a pinned buffer, then an asynchronous send) is
 # faster than CuPy's pageable copy on the H200 host: 15.9 / 35.8 / 121 us at 16 KiB / 256 KiB /
@@ -49,20 +49,8 @@ _PIECE = 2 << 20  # bytes per thread within a chunk, at least
 SEND_PIECE = 4 << 20  # from 2 * this, a chunk is filled in pieces of this, each sent once filled
 
 
-def _cap():
-    v = os.environ.get("XPSHIM_PINNED_RESULTS_MAX", "")
-    if not v:
-        return 4 << 30
-    try:
-        return int(v)
-    except ValueError:
-        from ._errors import ConfigError
-
-        raise ConfigError(f"XPSHIM_PINNED_RESULTS_MAX={v!r} is not a number of bytes; give an integer "
-                          "(e.g. 4294967296), or unset it for the default of 4 GiB") from None
-
-
-RESULT_CAP = _cap()  # pinned bytes that live results of device-to-host copies may hold
+RESULT_CAP = _config.read_bytes("XPSHIM_PINNED_RESULTS_MAX", 4 << 30, "e.g. 4294967296")  # pinned bytes that live
+# results of device-to-host copies may hold
 
 _lock = threading.Lock()
 _state = {}  # staging buffers, events, pool; made on first use
@@ -140,16 +128,22 @@ def to_device(cp, host):
     if not host.flags.c_contiguous:
         host = numpy.ascontiguousarray(host)
     elif is_pinned(cp, host):
-        out = cp.empty(host.shape, host.dtype)
-        stream = cp.cuda.get_current_stream()
-        cp.cuda.runtime.memcpyAsync(out.data.ptr, host.ctypes.data, host.nbytes, 1, stream.ptr)
-        stream.synchronize()  # (the caller may write its array as soon as this returns)
-        return out
+        return direct(cp, host)
     else:
-        out = _register.upload(cp, host)
+        out = _register.upload(cp, host, direct)
         if out is not None:
             return out
     return to_device_runs(cp, [_bytes_of(host)], host.shape, host.dtype)
+
+
+def direct(cp, host):
+    """A new CuPy array with the data of ``host`` (C-contiguous, in pinned or registered memory)
+    by one copy, done when this returns (the caller may write its array as soon as it does)."""
+    out = cp.empty(host.shape, host.dtype)
+    stream = cp.cuda.get_current_stream()
+    cp.cuda.runtime.memcpyAsync(out.data.ptr, host.ctypes.data, host.nbytes, 1, stream.ptr)  # 1: up
+    stream.synchronize()
+    return out
 
 
 def to_device_runs(cp, runs, shape, dtype):

@@ -12,42 +12,28 @@ sent more than once. Hence, as MPI libraries "leave pinned" their send buffers:
   was) that memory is registered, and that upload and every later one of it or of a contiguous
   view of it go by one direct copy;
 * the registration ends when the array is freed (before NumPy frees the memory), when its
-  memory moved (``ndarray.resize``), or when newer registrations need its place under ``CAP``
+  memory is no longer where it was (an address check: NumPy refuses ``ndarray.resize`` of an
+  array with weak references, which this holds), or when newer registrations need room under ``CAP``
   bytes (``XPSHIM_REGISTERED_MAX``, default 4 GiB; 0 turns this off).
 
 Nothing is copied here, and the array stays the user's: writes to it between uploads are seen
 by the next upload, as with staging. ``status()`` (``python -m xpshim info``) says what is held.
 """
 
-import os
 import threading
 import weakref
 from collections import OrderedDict
 
 import numpy
 
+from . import _config
+
 # Registering costs about 30 us plus the pages' pinning: below this, staging is as fast.
 MIN_BYTES = 16 << 20
 SEEN = 64  # arrays remembered after one upload (the oldest forgotten first)
 
 
-def _cap():
-    v = os.environ.get("XPSHIM_REGISTERED_MAX", "")
-    if not v:
-        return 4 << 30
-    try:
-        n = int(v)
-        if n < 0:
-            raise ValueError
-        return n
-    except ValueError:
-        from ._errors import ConfigError
-
-        raise ConfigError(f"XPSHIM_REGISTERED_MAX={v!r} is not a number of bytes; give an integer (e.g. "
-                          "4294967296; 0 turns registering off), or unset it for the default of 4 GiB") from None
-
-
-CAP = _cap()
+CAP = _config.read_bytes("XPSHIM_REGISTERED_MAX", 4 << 30, "e.g. 4294967296; 0 turns registering off", least=0)
 
 _lock = threading.RLock()  # (re-entered when a registered array is freed while it is held)
 _seen = OrderedDict()  # id(root) -> (weak reference, address, bytes): uploaded once
@@ -83,9 +69,10 @@ def _drop(cp, key):
         _unregister(cp, key, e[1])
 
 
-def upload(cp, host):
-    """A new CuPy array with ``host``'s data (C-contiguous, ordinary memory) when it lies in memory
-    registered here, registering it now at its second upload; None: stage it."""
+def upload(cp, host, direct):
+    """``direct(cp, host)`` (a new CuPy array by one copy, ``_pinned.direct``) when ``host``
+    (C-contiguous, ordinary memory) lies in memory registered here, registering it now at its
+    second upload; None: stage it."""
     if host.nbytes < MIN_BYTES or CAP == 0:
         return None
     root = _root(host)
@@ -101,11 +88,7 @@ def upload(cp, host):
                 return None
         else:
             _held.move_to_end(key)
-        out = cp.empty(host.shape, host.dtype)
-        stream = cp.cuda.get_current_stream()
-        cp.cuda.runtime.memcpyAsync(out.data.ptr, host.ctypes.data, host.nbytes, 1, stream.ptr)  # 1: up
-        stream.synchronize()  # (the caller may write its array as soon as this returns)
-        return out
+        return direct(cp, host)
 
 
 def _register(cp, key, root, ptr, n, sent):
