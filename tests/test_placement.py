@@ -108,6 +108,9 @@ def test_result_past_the_crossover_moves_to_the_gpu(auto):
     assert placed("to_device") == 1 and np.stats()["placement"]["to_device"]["bytes"] == r.nbytes
     assert np.get_device(np.multiply.outer(a, b)) == "gpu"  # ufunc methods too
     assert np.get_device(np.tile(a, 200)) == "gpu"
+    d = np.diag(b)  # one NumPy array and nothing else: the shortest way through a wrapper
+    assert np.get_device(d) == "gpu"
+    numpy.testing.assert_array_equal(np.asnumpy(d), numpy.diag(b))
 
 
 def test_views_outputs_and_arguments_are_not_moved(auto):

@@ -436,6 +436,12 @@ def function(modname, name, npf, cupy_path, creation=False):
         plain_npf = getattr(npf, "_implementation", npf)
 
         def wrapper(*args, **kwargs):
+            if not kwargs and len(args) == 1 and type(args[0]) is host_array and not grows:
+                # one NumPy array and nothing else (np.linalg.norm(w) in a loop): nothing to route
+                r = plain_npf(args[0])
+                if type(r) is host_array and r.size >= _placement.limit:
+                    return _placement.promote(r, args, kwargs)
+                return r
             if not _backend.live:
                 return npf(*args, **kwargs)
             loc = None
