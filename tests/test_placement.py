@@ -81,6 +81,27 @@ def test_creation_is_placed_by_size(auto, make):
     assert placed("to_device") == placed("to_host") == 0  # made where it belongs: nothing moved
 
 
+def test_small_shapes_with_more_arguments(auto):
+    # the short way for small shapes (np.zeros(5) in a loop) keeps NumPy's answers, and a GPU
+    # argument still decides where the array is made
+    z = np.zeros((2, 3), numpy.float32, order="F")
+    assert type(z) is numpy.ndarray and z.dtype == numpy.float32 and z.flags.f_contiguous
+    f = np.full(3, 1j, dtype=numpy.dtype("c8"))
+    assert type(f) is numpy.ndarray and f.dtype == numpy.complex64 and f[0] == 1j
+    assert type(np.ones([2, 2])) is numpy.ndarray and np.empty(4, int).dtype == numpy.int_
+    g = np.zeros(N)
+    r = np.full(3, g[0])
+    assert np.get_device(r) == "gpu"
+    numpy.testing.assert_array_equal(np.asnumpy(r), numpy.zeros(3))
+    assert np.get_device(np.zeros(3, like=g)) == "gpu"
+    with pytest.raises(ValueError, match="negative"):
+        np.zeros(-1)
+    with np.device("gpu"):
+        assert np.get_device(np.zeros(5)) == "gpu" and np.get_device(np.ones((2, 2))) == "gpu"
+    with np.device("cpu"):
+        assert type(np.zeros(N)) is numpy.ndarray
+
+
 def test_square_creation_counts_elements(auto):
     k = int(N**0.5)
     assert type(np.eye(k - 1)) is numpy.ndarray and type(np.identity(k - 1)) is numpy.ndarray
@@ -325,7 +346,9 @@ def test_calibrated_value_is_read(tmp_path):
             "p = _config.calibration_path(); os.makedirs(os.path.dirname(p))\n"
             "json.dump({'crossover': 12345, 'gpu': 'Test GPU', 'date': '2026-01-01'}, open(p, 'w'))\n"
             "print(*_config.crossover(), sep='|')\n")
-    r = py(code, XDG_CACHE_HOME=str(tmp_path))
+    # (XPSHIM_DEVICE=cpu: on a machine with a GPU, importing xpshim would take the crossover
+    # into use for the real GPU before the test names its own)
+    r = py(code, XDG_CACHE_HOME=str(tmp_path), XPSHIM_DEVICE="cpu")
     assert r.returncode == 0, r.stderr
     n, source = r.stdout.strip().split("|")
     assert n == "12345" and "calibrated 2026-01-01 on Test GPU" in source

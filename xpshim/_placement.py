@@ -141,6 +141,16 @@ def _prod(shape):
     return math.prod(operator.index(s) for s in shape)
 
 
+def small_shape(shape):
+    """The number of elements of a shape given as a tuple of Python ints, else None."""
+    n = 1
+    for s in shape:
+        if type(s) is not int:
+            return None
+        n *= s
+    return n
+
+
 def _arg(args, kwargs, i, name, default=None):
     if i is not None and len(args) > i:
         return args[i]
