@@ -94,6 +94,14 @@ def test_small_shapes_with_more_arguments(auto):
     assert np.get_device(r) == "gpu"
     numpy.testing.assert_array_equal(np.asnumpy(r), numpy.zeros(3))
     assert np.get_device(np.zeros(3, like=g)) == "gpu"
+    # like= follows the reference array's device, as NumPy's __array_function__ protocol does
+    a = np.asarray([1, 2], like=g)
+    assert np.get_device(a) == "gpu"
+    numpy.testing.assert_array_equal(np.asnumpy(a), [1, 2])
+    assert np.get_device(np.arange(4, like=g)) == "gpu"
+    with np.device("gpu"):
+        assert type(np.zeros(3, like=numpy.zeros(1))) is numpy.ndarray
+        assert type(np.array([1.0], like=numpy.zeros(1))) is numpy.ndarray
     with pytest.raises(ValueError, match="negative"):
         np.zeros(-1)
     with np.device("gpu"):

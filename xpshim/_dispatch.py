@@ -421,12 +421,40 @@ _BY_VALUE = frozenset({"min_scalar_type", "can_cast", "result_type", "permutatio
 _NUMBERS = _NUMPY_SCALARS - {numpy.longdouble, numpy.clongdouble} | {int, float, complex, bool}
 
 
+def follow_like(f, npf, args, kwargs):
+    """NumPy's ``like=`` (np.zeros(3, like=a)): the array is made where ``like``'s type makes
+    arrays: on the GPU for a GPU array (xpshim's or CuPy's, whose functions take no ``like``), a
+    NumPy array for a NumPy array; any other type keeps NumPy's own dispatch to it."""
+    kwargs = dict(kwargs)
+    like = kwargs.pop("like")
+    if like is None:
+        return f(*args, **kwargs)
+    if type(like) is ndarray or _backend.is_raw_gpu_array(like):
+        where = "gpu"
+    elif type(like) is numpy.ndarray:
+        where = "cpu"
+    else:
+        return npf(*args, like=like, **kwargs)
+    with _config.device(where):
+        return f(*args, **kwargs)
+
+
+def _takes_like(npf):
+    try:
+        return "like" in inspect.signature(npf).parameters
+    except (TypeError, ValueError):
+        return False
+
+
 def function(modname, name, npf, cupy_path, creation=False):
     """The xpshim wrapper for one NumPy function."""
     route = Route(f"{modname}.{name}", npf, cupy_path)
+    takes_like = _takes_like(npf)
 
     if creation:
         def wrapper(*args, **kwargs):
+            if takes_like and "like" in kwargs:
+                return follow_like(wrapper, npf, args, kwargs)
             if not _backend.live or _config.current_device() == "cpu":
                 return route.cpu(args, kwargs)
             return route.gpu(args, kwargs)
@@ -486,6 +514,8 @@ def function(modname, name, npf, cupy_path, creation=False):
                         if type(r) is host_array and r.size >= _placement.limit:
                             return _placement.promote(r, args, kwargs)
                         return r
+            if takes_like and "like" in kwargs:
+                return follow_like(wrapper, npf, args, kwargs)
             if not _backend.live:
                 return npf(*args, **kwargs)
             loc = None

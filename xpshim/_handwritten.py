@@ -6,7 +6,7 @@ import numpy
 
 from . import _backend, _config, _placement, _transfer
 from . import _fused, _hostio
-from ._dispatch import GpuObject, asnumpy, call_gpu, function, host_only_dtype, non_binding
+from ._dispatch import GpuObject, asnumpy, call_gpu, follow_like, function, host_only_dtype, non_binding
 from ._ndarray import fresh, ndarray, wrap
 
 
@@ -14,6 +14,8 @@ def _creation(name):
     npf = getattr(numpy, name)
 
     def f(a, dtype=None, *args, **kwargs):
+        if "like" in kwargs:
+            return follow_like(f, npf, (a, dtype, *args), kwargs)
         if not _backend.live or _config.current_device() == "cpu":
             if type(a) is ndarray:
                 a = _transfer.to_host(a._a, f"{name} on the CPU device")
@@ -24,7 +26,6 @@ def _creation(name):
             r = call_gpu(getattr(xp, name), [raw, dtype, *args], kwargs)
             return a if r is raw and type(a) is ndarray else fresh(r, (a,))
         # Host data (lists, NumPy arrays, PIL images, ...): NumPy reads it, one counted copy moves it.
-        kwargs.pop("like", None)
         sized = _config.placing()  # auto mode: small data stays a NumPy array on the host
         if dtype is None and not args and not kwargs and type(a).__module__.startswith("PIL."):
             if sized and _placement.image_size(a) < _placement.limit:
