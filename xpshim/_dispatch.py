@@ -14,7 +14,7 @@ import operator
 
 import numpy
 
-from . import _backend, _config, _edges, _exact, _fallback, _gaps, _placement, _signatures, _transfer
+from . import _backend, _config, _edges, _exact, _fallback, _gaps, _hostfast, _placement, _signatures, _transfer
 from ._errors import OutOfMemoryError
 from ._ndarray import dev, fresh, host, ndarray, wrap
 from ._registry import (ARRAY_PARAMS, METHOD_ARRAY_ARGS, NO_OP_KWARGS, SEQUENCE_PARAMS, SEQUENCE_PARAMS_OF,
@@ -464,8 +464,9 @@ def function(modname, name, npf, cupy_path, creation=False):
         shape_first = route.name in _SHAPE_FIRST
         # NumPy's function without its own __array_function__ check, for arguments that are plain
         # NumPy arrays and numbers only (nothing there can override it): that check costs about
-        # as much as ours
-        plain_npf = getattr(npf, "_implementation", npf)
+        # as much as ours; for np.roll and np.linalg.norm, NumPy's steps without its argument
+        # handling (_hostfast)
+        plain_npf = _hostfast.fast(route.name, getattr(npf, "_implementation", npf))
 
         def wrapper(*args, **kwargs):
             # The common cases first, in as few steps as can be (a loop over small arrays pays
