@@ -1,5 +1,6 @@
 """``python -m xpshim info``: what xpshim chose, and why; ``python -m xpshim gaps``: what runs on the GPU;
-``python -m xpshim calibrate [--no-save]``: measure auto mode's CPU/GPU crossover here."""
+``python -m xpshim calibrate [--no-save]``: measure auto mode's CPU/GPU crossover here;
+``python -m xpshim explain NAME`` (or ``--all``): one NumPy name's route on each device."""
 
 import sys
 
@@ -8,9 +9,14 @@ from ._info import report
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    if not argv or argv[0] not in ("info", "gaps", "calibrate"):
-        print("usage: python -m xpshim info | gaps | calibrate [--no-save]", file=sys.stderr)
+    if not argv or argv[0] not in ("info", "gaps", "calibrate", "explain") or (argv[0] == "explain" and len(argv) != 2):
+        print("usage: python -m xpshim info | gaps | calibrate [--no-save] | explain NAME|--all", file=sys.stderr)
         return 2
+    if argv[0] == "explain":
+        from ._explain import explain, explain_all
+
+        sys.stdout.write(explain_all() if argv[1] == "--all" else explain(argv[1]) + "\n")
+        return 0
     if argv[0] == "calibrate":
         from ._calibrate import main as calibrate
 

@@ -1,0 +1,233 @@
+"""``python -m xpshim explain NAME``: one NumPy name's whole route, read from the tables.
+
+For ``median``, ``linalg.norm``, ``add.reduce`` or ``random.Generator.normal`` it says what
+``xpshim.NAME`` is, what runs on the CPU path, and on GPU arrays: CuPy's function and the
+keywords it lacks, the gap implementation (``xpshim/_gaps``), the edge-case correction
+(``_edges``), NumPy's formula on the GPU (``_exact``), when the call falls back to the host
+and why, auto mode's placement estimate, the host fast path, and the Dask route. Nothing is
+called and no array is made, so it works on a machine without a GPU; the CuPy side is read
+from the CuPy installed, else from none (every GPU route is then a gap or the host).
+
+``explain_all()`` gives every routed callable's explanation, one after another: a dump that
+stays byte-identical while the code is reorganised is the check that routes did not change.
+"""
+
+import inspect
+
+import numpy
+
+from . import _coverage, _edges, _exact, _gaps, _handwritten, _hostfast, _placement
+from ._dispatch import _SHAPE_FIRST, _resolve_path
+from ._namespace import _numpy_module, public_names
+from ._registry import HOST_IO, HOST_MODULES, HOST_ONLY, NUMPY_OWN, ROUTED_MODULES, WRITES_INTO
+
+_FALLBACK_ALWAYS = (
+    "an argument of a dtype with no GPU form (object, string, datetime, structured, longdouble), "
+    "or a NumPy subclass (np.matrix, a masked array): NumPy's function on host copies (counted)")
+
+
+def _factory(fn):
+    """A function made inside another (``_edges._into_out(...)``'s ``edge``) is named by its maker."""
+    qual = getattr(fn, "__qualname__", "") or ""
+    if "<locals>" not in qual:
+        return fn
+    mod = inspect.getmodule(fn)
+    return getattr(mod, qual.split(".<locals>")[0], fn) if mod is not None else fn
+
+
+def _doc1(obj):
+    """The first paragraph of a docstring, on one line."""
+    doc = (getattr(_factory(obj), "__doc__", None) or "").strip().split("\n\n")[0]
+    return " ".join(doc.split())
+
+
+def _where(fn):
+    fn = _factory(fn)
+    mod = getattr(fn, "__module__", "") or ""
+    name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or type(fn).__name__
+    return f"{mod}.{name}" if mod else name
+
+
+def _split(name):
+    """'np.linalg.norm' -> ('linalg', 'norm', None); 'add.reduce' -> ('', 'add', 'reduce')."""
+    for prefix in ("numpy.", "np.", "xpshim."):
+        if name.startswith(prefix):
+            name = name[len(prefix):]
+    parts = name.split(".")
+    for i in range(len(parts) - 1, 0, -1):
+        sub = ".".join(parts[:i])
+        if sub in ROUTED_MODULES or sub in HOST_MODULES:
+            rest = parts[i:]
+            return sub, rest[0], ".".join(rest[1:]) or None
+    return "", parts[0], ".".join(parts[1:]) or None
+
+
+def _numpy_keywords(npf):
+    try:
+        ps = inspect.signature(npf).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    return [p.name for p in ps if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+
+
+def _gap_lines(full):
+    g = _gaps.lookup(full)
+    if g is None:
+        return ["gap implementation: none"]
+    kind = "a Numba CUDA kernel" if g.how == "numba" else "a composition of CuPy operations"
+    cover = "every keyword NumPy's takes" if g.kwargs is None else "the keywords " + ", ".join(sorted(g.kwargs))
+    lines = [f"gap implementation: {_where(g.fn)} ({kind}; takes {cover})"]
+    if g.replaces:
+        lines.append("  used instead of CuPy's function of that name, which does not do what NumPy's does")
+    lines.append("  declines (and the call runs on the host, saying why) a case it cannot do exactly")
+    return lines
+
+
+def _dask_lines(sub, name):
+    try:
+        from ._dask import routing
+    except Exception as exc:  # Dask mode's module needs nothing installed to be read; say so if it breaks
+        return [f"Dask mode: unknown ({type(exc).__name__}: {exc})"]
+    key = f"{sub}.{name}" if sub else name
+    if key in routing.NOT_ROUTED:
+        return [f"Dask mode: gathered to this process, NumPy runs (a counted fallback): {routing.NOT_ROUTED[key]}"]
+    try:
+        f = routing._dask_function(sub, name)
+    except ImportError:
+        return ["Dask mode: dask is not installed (pip install '.[dask]')"]
+    if f is None:
+        return ["Dask mode: dask.array has no such function: gathered to this process, NumPy runs (counted)"]
+    extra = []
+    if name in routing.CONDITIONS:
+        extra.append(f"  only when {_doc1(routing.CONDITIONS[name]) or routing.CONDITIONS[name].__name__}; "
+                     "else gathered (counted)")
+    if name in routing.ADAPTED:
+        extra.append(f"  arguments adapted by {_where(routing.ADAPTED[name])}")
+    return [f"Dask mode: dask.array{'.' + sub if sub else ''}.{name}", *extra]
+
+
+def _function(sub, name, npf, cp):
+    full = f"xpshim.{sub}.{name}" if sub else f"xpshim.{name}"
+    key = f"{sub}.{name}" if sub else name
+    cupy_sub = ROUTED_MODULES.get(sub, "") if sub else ""
+    lines = [f"CPU path (NumPy arrays, or no arrays on the cpu device): numpy{'.' + sub if sub else ''}.{name}"]
+    if full in _hostfast.FAST:
+        lines.append(f"  host fast path: NumPy's own steps without its argument handling ({_where(_hostfast.FAST[full])})")
+    if key in HOST_ONLY:
+        lines.append(f"GPU arrays: copied to the host, NumPy runs (a counted fallback): {HOST_ONLY[key]}")
+        return lines
+    if key in HOST_IO:
+        lines.append(f"GPU arrays: NumPy's function with the one counted copy the job needs ({HOST_IO[key]})")
+        return lines
+    path = None if cupy_sub is None else (f"{cupy_sub}.{name}" if cupy_sub else name)
+    lines.append("GPU arrays (or no arrays on the gpu device):")
+    cpf = _resolve_path(cp, path) if cp is not None and path else None
+    if path is None:
+        lines.append(f"  CuPy function: none (CuPy has no module for numpy.{sub})")
+    elif cpf is None:
+        lines.append(f"  CuPy function: none (cupy.{path} {'does not exist' if cp is not None else 'unknown: CuPy not installed'})")
+    else:
+        from ._signatures import accepted
+
+        acc = accepted(cpf)
+        nkw = _numpy_keywords(npf)
+        lacks = [k for k in (nkw or ()) if acc is not None and k not in acc and k != "like"]
+        lines.append(f"  CuPy function: cupy.{path}")
+        lines.append(f"  keywords NumPy takes that CuPy's lacks: {', '.join(lacks) if lacks else 'none'}")
+    lines += ["  " + s for s in _gap_lines(full)]
+    edge = _edges.TABLE.get(full)
+    if edge is not None:
+        lines.append(f"  edge cases answered as NumPy does, before CuPy runs: {_where(edge)}")
+        if _doc1(edge):
+            lines.append(f"    {_doc1(edge)}")
+    if name in WRITES_INTO and not sub:
+        lines.append("  writes into its first argument: a NumPy array there runs NumPy's function (the write lands in it)")
+    lines.append(f"  host fallback (counted, FallbackWarning at your line): {_FALLBACK_ALWAYS}")
+    if cpf is None and _gaps.lookup(full) is None:
+        lines.append("    and always on GPU arrays: neither CuPy nor xpshim has a GPU version")
+    else:
+        lines.append("    and a keyword that neither CuPy's function nor the gap implementation takes")
+    lines.append("Auto mode (a GPU present):")
+    if full in _placement.GROWS:
+        lines.append("  NumPy inputs whose result reaches the crossover run on the GPU (the size is estimated from the arguments)")
+    if full in _SHAPE_FIRST:
+        lines.append("  a shape below the crossover makes a NumPy array; from the crossover up, a GPU array")
+    lines.append("  a NumPy result of the crossover's size or more moves to the GPU (counted), unless it is a view of an argument")
+    return lines
+
+
+def _ufunc(name, npu, method, cp):
+    lines = [f"ufunc numpy.{name} (nin={npu.nin}, nout={npu.nout})"]
+    cu = getattr(cp, name, None) if cp is not None else None
+    full = f"xpshim.{name}"
+    if method is None:
+        lines.append(f"CPU path: numpy.{name}")
+        lines.append("GPU arrays: " + (f"cupy.{name}" if cu is not None else "no CuPy ufunc"))
+        if name in _exact.TABLE:
+            lines.append("  NumPy's formula compiled as a CuPy elementwise kernel (xpshim/_exact.cuh), where CuPy's loop differs")
+        edge = _edges.TABLE.get(full)
+        if edge is not None:
+            lines.append(f"  edge cases: {_where(edge)}")
+        lines.append("  keywords CuPy's ufunc lacks (where=, subok=, order=, ...) and dtypes with no GPU form: host fallback (counted)")
+        return lines
+    rows = {r[0]: r for r in _coverage.rows()} if cp is not None else {}
+    w = rows.get(f"{full}.{method}", (None, None, ""))[1]
+    lines.append(f"{name}.{method} on GPU arrays: " + {"cupy": "CuPy", None: "unknown (CuPy not installed)"}.get(
+        w, w.replace("gap:cupy", "xpshim's composition of CuPy operations").replace("gap:numba", "xpshim's Numba CUDA kernel")
+        .replace("host", "the host (a counted fallback)")))
+    for key in (f"{full}.{method}", f"ufunc.{method}"):
+        g = _gaps.lookup(key)
+        if g is not None:
+            lines.append(f"  gap implementation {key}: {_where(g.fn)}")
+    return lines
+
+
+def explain(name, cp=None):
+    """The route of one NumPy name, as text."""
+    cp = _coverage._cupy() if cp is None else cp
+    sub, attr, method = _split(name)
+    title = f"xpshim.{sub}.{attr}" if sub else f"xpshim.{attr}"
+    if sub in HOST_MODULES:
+        return f"{title}: numpy.{sub}.{attr}, with GPU arrays copied to the host first (counted)"
+    npmod = _numpy_module(sub)
+    if method is not None and attr in ("Generator", "RandomState") and sub == "random":
+        key = f"random.{attr}.{method}"
+        cpc = getattr(getattr(cp, "random", None), attr, None) if cp is not None else None
+        lines = [f"xpshim.{key}: on the GPU device, a CuPy {attr}; on the CPU, NumPy's"]
+        if cpc is not None and hasattr(cpc, method):
+            lines.append(f"GPU: cupy.random.{attr}.{method}")
+        lines += _gap_lines(key)
+        return "\n".join(lines)
+    hand = _handwritten.TABLE.get((f"xpshim.{sub}" if sub else "xpshim", attr))
+    if hand is not None:
+        return "\n".join([f"{title}: hand-written ({_where(hand)})", f"  {_doc1(hand)}"])
+    npobj = getattr(npmod, attr, None)
+    if npobj is None:
+        return f"{title}: NumPy has no such name (numpy{'.' + sub if sub else ''} has no {attr!r})"
+    if attr in HOST_ONLY and not sub:
+        return f"{title}: NumPy's function; GPU arrays are copied to the host first (a counted fallback): {HOST_ONLY[attr]}"
+    if isinstance(npobj, numpy.ufunc):
+        return "\n".join([title] + _ufunc(attr, npobj, method, cp))
+    key = f"{sub}.{attr}" if sub else attr
+    if attr in NUMPY_OWN or key in NUMPY_OWN or isinstance(npobj, type) or not callable(npobj):
+        return f"{title}: NumPy's own object ({type(npobj).__name__}), handed out unchanged (it never holds array data)"
+    if inspect.ismodule(npobj):
+        return f"{title}: a module ({'routed' if key in ROUTED_MODULES else 'NumPy own'})"
+    lines = [title]
+    lines += _function(sub, attr, npobj, cp)
+    lines += _dask_lines(sub, attr)
+    return "\n".join(lines)
+
+
+def explain_all(cp=None):
+    """Every routed callable's explanation (top level and routed submodules), in name order."""
+    cp = _coverage._cupy() if cp is None else cp
+    out = []
+    for sub in ("", *ROUTED_MODULES):
+        npmod = _numpy_module(sub)
+        for n in public_names(sub):
+            obj = getattr(npmod, n, None)
+            if obj is None or not callable(obj) or inspect.ismodule(obj):
+                continue
+            out.append(explain(f"{sub}.{n}" if sub else n, cp))
+    return "\n\n".join(out) + "\n"
