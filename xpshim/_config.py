@@ -12,9 +12,9 @@ XPSHIM_CROSSOVER elements            in auto mode, arrays smaller than this stay
 """
 
 import contextlib
+import contextvars
 import json
 import os
-import threading
 
 from ._errors import ConfigError
 
@@ -119,19 +119,19 @@ def _calibrated():
     return value, f"calibrated {saved.get('date', '')} on {saved.get('gpu', 'this GPU')} ({path})"
 
 
-class _Local(threading.local):
-    device = None  # "cpu" | "gpu" | "dask" | None (use the process default)
-    sized = None  # True: size-aware placement (device("auto") on a GPU); None: the process default's
-
-
-_local = _Local()
+# The device policy of ``with xpshim.device(...)``, in a ContextVar (as NumPy 2's errstate): it
+# holds in the thread and the asyncio task that entered the block, and nowhere else (a new thread
+# starts from the process default). (device, sized): device "cpu" | "gpu" | "dask" | None (the
+# process default); sized True for size-aware placement (device("auto") on a GPU), None for the
+# process default's.
+_policy = contextvars.ContextVar("xpshim_device", default=(None, None))
 _default = None  # resolved process default, "cpu", "gpu" or "dask"
 _sized = False  # the process default is auto on a usable GPU: size-aware placement
 
 
 def placing():
     """True when this thread places arrays by size (auto mode with a GPU), not all on one device."""
-    s = _local.sized
+    s = _policy.get()[1]
     return _sized if s is None else s
 
 
@@ -158,15 +158,25 @@ def _resolve_default():
 
 def current_device():
     """Where new arrays are made in this thread: ``"cpu"``, ``"gpu"`` or ``"dask"``."""
-    return _local.device or _default or _resolve_default()
+    return _policy.get()[0] or _default or _resolve_default()
+
+
+def set_policy(device, sized):
+    """Make ``device`` current in this context; ``reset_policy`` of the token undoes it."""
+    return _policy.set((device, sized))
+
+
+def reset_policy(token):
+    _policy.reset(token)
 
 
 def why_device():
     """One sentence saying why the current device was chosen."""
     from . import _backend
 
-    if _local.device:
-        return f"set for this thread by xpshim.device({_local.device!r})"
+    dev = _policy.get()[0]
+    if dev:
+        return f"set for this thread (or asyncio task) by xpshim.device({dev!r})"
     dev = current_device()
     if requested_device != "auto":
         return f"forced by XPSHIM_DEVICE={requested_device}"
@@ -181,7 +191,10 @@ def why_device():
 
 @contextlib.contextmanager
 def device(name, **dask_options):
-    """Make new arrays on ``name`` ("cpu", "gpu", "dask" or "auto") in this thread.
+    """Make new arrays on ``name`` ("cpu", "gpu", "dask" or "auto") in this thread or asyncio task.
+
+    The choice lives in a ``contextvars.ContextVar``: it holds in the block, in the thread (or
+    asyncio task) that entered it; other threads, and tasks started outside the block, keep theirs.
 
     Arrays that already exist stay where they are; a call runs where its
     array arguments live, and on this device when it has none.
@@ -201,12 +214,11 @@ def device(name, **dask_options):
         from . import _dask
 
         with _dask.options(**dask_options):
-            before = _local.device, _local.sized
-            _local.device, _local.sized = "dask", False
+            token = _policy.set(("dask", False))
             try:
                 yield "dask"
             finally:
-                _local.device, _local.sized = before
+                _policy.reset(token)
         return
     if dask_options:
         raise TypeError(f"device({name!r}) takes no keyword arguments (only device('dask', ...) does)")
@@ -219,10 +231,9 @@ def device(name, **dask_options):
         resolved = "gpu" if _backend.gpu_status().usable else "cpu"
         if resolved == "gpu":
             _backend.mark_live()
-    before = _local.device, _local.sized
     # "auto" on a GPU places by size (_placement); "gpu" puts every new array on the GPU.
-    _local.device, _local.sized = resolved, (name == "auto" and resolved == "gpu")
+    token = _policy.set((resolved, name == "auto" and resolved == "gpu"))
     try:
         yield resolved
     finally:
-        _local.device, _local.sized = before
+        _policy.reset(token)

@@ -27,6 +27,7 @@ Dask is imported only here, and only when the mode is chosen.
 """
 
 import contextlib
+import contextvars
 import os
 import threading
 
@@ -89,11 +90,9 @@ class _Settings:
 _process = None  # _Settings from the environment, read by enable()
 
 
-class _Local(threading.local):
-    stack = ()
-
-
-_local = _Local()
+# The options of nested ``device("dask", ...)`` blocks, innermost last, per thread and asyncio
+# task (a ContextVar, as the device policy in _config).
+_stack = contextvars.ContextVar("xpshim_dask_options", default=())
 
 
 def enable():
@@ -147,17 +146,17 @@ def options(client=None, scheduler=None, chunk_type=None, chunk_bytes=None, chun
         chunk_bytes=_parse_bytes(chunk_bytes, "chunk_bytes") if chunk_bytes is not None else top.chunk_bytes,
         chunks=chunks if chunks is not None else top.chunks,
     )
-    before = _local.stack
-    _local.stack = before + (s,)
+    token = _stack.set(_stack.get() + (s,))
     try:
         yield s
     finally:
-        _local.stack = before
+        _stack.reset(token)
 
 
 def current():
     """The settings in force in this thread."""
-    return _local.stack[-1] if _local.stack else _process
+    stack = _stack.get()
+    return stack[-1] if stack else _process
 
 
 # ------------------------------------------------------------------ clusters

@@ -252,16 +252,14 @@ def _host_out(out):
 class _on_host:
     """Run this block with the CPU as the current device (xpshim's own calls then use NumPy)."""
 
-    __slots__ = ("before",)
+    __slots__ = ("token",)
 
     def __enter__(self):
-        loc = _config._local
-        self.before = loc.device
-        if _config.current_device() == "dask":
-            loc.device = "cpu"
+        self.token = _config.set_policy("cpu", False) if _config.current_device() == "dask" else None
 
     def __exit__(self, *exc):
-        _config._local.device = self.before
+        if self.token is not None:
+            _config.reset_policy(self.token)
 
 
 def call(sub, name, args, kwargs):
