@@ -15,6 +15,8 @@ import types
 
 import numpy
 
+from .. import _backend, _transfer
+
 # Functions that only look at dtypes, shapes or Python numbers: NumPy's own stays.
 _META = frozenset({
     "issubdtype", "iterable", "get_printoptions", "result_type", "normalize_axis_index",
@@ -23,7 +25,6 @@ _META = frozenset({
 
 
 def _backend_xp():
-    from .. import _backend
     return _backend.xp
 
 
@@ -284,7 +285,7 @@ def _from_sequence(xp, obj):
     together; ragged nesting raises ValueError, as NumPy does."""
     if type(obj) in (list, tuple):
         return xp.stack([_from_sequence(xp, v) for v in obj])
-    return obj if isinstance(obj, xp.ndarray) else xp.asarray(numpy.asarray(obj))
+    return obj if isinstance(obj, xp.ndarray) else _transfer.to_device(obj, "a number in a list of GPU arrays")
 
 
 def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, like=None):

@@ -6,6 +6,7 @@ import operator
 import numpy
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
+from .. import _transfer
 from . import Decline, implements
 
 
@@ -392,7 +393,8 @@ def _nanquantile(a, q, axis, out, method, keepdims, weights, percent):
     if method not in _QUANTILE_METHODS:
         raise ValueError(f"{method!r} is not a valid method. Use one of: {_QUANTILE_METHODS.keys()}")
     weak = type(q) in (int, float)
-    qh = numpy.asarray(q.get() if hasattr(q, "get") else q)  # q is small: validated on the host, as NumPy does
+    # q is small: validated on the host, as NumPy does (a GPU q crosses once, counted)
+    qh = _transfer.to_host(q, "q of a quantile, checked on the host") if isinstance(q, xp.ndarray) else numpy.asarray(q)
     if percent:
         qh = numpy.true_divide(qh, 100)
     if qh.size and not (qh.min() >= 0 and qh.max() <= 1):
