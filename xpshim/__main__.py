@@ -1,16 +1,21 @@
 """``python -m xpshim info``: what xpshim chose, and why; ``python -m xpshim gaps``: what runs on the GPU;
-``python -m xpshim calibrate [--no-save]``: measure auto mode's CPU/GPU crossover here."""
+``python -m xpshim calibrate [--no-save]``: measure auto mode's CPU/GPU crossover here;
+``python -m xpshim run [options] script.py [args...]``: a NumPy program on xpshim, unedited (xpshim/_run.py)."""
 
 import sys
 
-from ._info import report
+USAGE = "usage: python -m xpshim info | gaps | calibrate [--no-save] | run [options] script.py [args...]"
 
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    if not argv or argv[0] not in ("info", "gaps", "calibrate"):
-        print("usage: python -m xpshim info | gaps | calibrate [--no-save]", file=sys.stderr)
+    if not argv or argv[0] not in ("info", "gaps", "calibrate", "run"):
+        print(USAGE, file=sys.stderr)
         return 2
+    if argv[0] == "run":
+        from ._run import run
+
+        return run(argv[1:])
     if argv[0] == "calibrate":
         from ._calibrate import main as calibrate
 
@@ -20,6 +25,8 @@ def main(argv=None):
 
         print(gaps())
         return 0
+    from ._info import report
+
     print(report())
     return 0
 
