@@ -165,8 +165,11 @@ def run(argv, restart=True):
         env, include, module, script, args = parse(argv)
         env = validate(env)
     except UsageError as e:
-        print(USAGE if not str(e) else f"python -m xpshim run: {e}", file=sys.stderr)
-        return 0 if not str(e) else 2
+        if not str(e):  # --help
+            print(USAGE)
+            return 0
+        print(f"python -m xpshim run: {e}", file=sys.stderr)
+        return 2
     if any(os.environ.get(k) != v for k, v in env.items()):
         if not restart:
             raise UsageError(f"options {env} differ from the environment this process imported xpshim with; "
