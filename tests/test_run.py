@@ -288,31 +288,44 @@ def test_removing_the_last_scope_restores_import():
 
 # ---- IPython ----------------------------------------------------------------------------------------
 
-def test_ipython_load_ext_scopes_cells(tmp_path, capsys, monkeypatch):
-    from IPython.core.interactiveshell import InteractiveShell
-    from xpshim._info import report
+_IPYTHON_SESSION = """
+import contextlib, io, json, sys
+import numpy, xpshim
+from IPython.core.interactiveshell import InteractiveShell
+from xpshim._info import report
 
+def out(magic, arg):
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        shell.run_line_magic(magic, arg)
+    return buf.getvalue()
+
+shell = InteractiveShell.instance()
+shell.run_line_magic("load_ext", "xpshim")
+ok = shell.run_cell("import numpy as np\\nfrom numpy.linalg import norm\\nimport cellhelper\\n"
+                    "def f():\\n    import numpy\\n    return numpy\\n").success
+ns = shell.user_ns
+seen = {"ok": ok, "np": ns["np"].__name__, "norm": ns["norm"] is xpshim.linalg.norm, "f": ns["f"]().__name__,
+        "helper": ns["cellhelper"].np.__name__, "sys.modules": sys.modules["numpy"].__name__,
+        "info": out("xpshim", "info").strip() == report().strip(), "stats": out("xpshim", "stats")}
+shell.run_line_magic("unload_ext", "xpshim")
+seen["after"] = [shell.run_cell("import numpy as np2").success, ns["np2"].__name__, ns["np"].__name__]
+print(json.dumps(seen))
+"""
+
+
+def test_ipython_load_ext_scopes_cells(tmp_path):
+    """IPython's real shell, in its own process (it takes over ``sys.modules["__main__"]``)."""
     (tmp_path / "cellhelper.py").write_text("import numpy as np\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    shell = InteractiveShell.instance()
-    try:
-        shell.run_line_magic("load_ext", "xpshim")
-        ok = shell.run_cell("import numpy as np\nfrom numpy.linalg import norm\nimport cellhelper\n"
-                            "def f():\n    import numpy\n    return numpy\n")
-        assert ok.success, ok.error_in_exec
-        ns = shell.user_ns
-        assert ns["np"] is xpshim and ns["norm"] is xpshim.linalg.norm and ns["f"]() is xpshim
-        assert ns["cellhelper"].np is numpy  # modules the cells import keep NumPy
-        capsys.readouterr()
-        shell.run_line_magic("xpshim", "info")
-        assert capsys.readouterr().out.strip() == report().strip()
-        shell.run_line_magic("xpshim", "stats")
-        out = capsys.readouterr().out
-        assert "'transfers'" in out and "'fallbacks'" in out
-    finally:
-        shell.run_line_magic("unload_ext", "xpshim")
-    assert shell.run_cell("import numpy as np2").success
-    assert shell.user_ns["np2"] is numpy and shell.user_ns["np"] is xpshim  # bound names stay
+    r = python("-c", _IPYTHON_SESSION, cwd=tmp_path, IPYTHONDIR=str(tmp_path / "ipython"),
+               PYTHONPATH=f"{tmp_path}{os.pathsep}{ROOT}")
+    assert r.returncode == 0, r.stderr
+    seen = json.loads(r.stdout.strip().splitlines()[-1])
+    assert seen["ok"] and seen["np"] == "xpshim" and seen["norm"] and seen["f"] == "xpshim"
+    assert seen["helper"] == "numpy" and seen["sys.modules"] == "numpy"  # modules the cells import keep NumPy
+    assert seen["info"]  # %xpshim info prints `python -m xpshim info`
+    assert "'transfers'" in seen["stats"] and "'fallbacks'" in seen["stats"]
+    assert seen["after"] == [True, "numpy", "xpshim"]  # %unload_ext: later imports NumPy, bound names stay
 
 
 def test_parse_reads_options_then_the_script_or_module():
