@@ -4,13 +4,14 @@
 
 import sys
 
-USAGE = "usage: python -m xpshim info | gaps | calibrate [--no-save] | run [options] script.py [args...]"
+from ._info import report
 
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if not argv or argv[0] not in ("info", "gaps", "calibrate", "run"):
-        print(USAGE, file=sys.stderr)
+        print("usage: python -m xpshim info | gaps | calibrate [--no-save] | run [options] script.py [args...]",
+              file=sys.stderr)
         return 2
     if argv[0] == "run":
         from ._run import run
@@ -25,8 +26,6 @@ def main(argv=None):
 
         print(gaps())
         return 0
-    from ._info import report
-
     print(report())
     return 0
 
