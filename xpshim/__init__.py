@@ -51,6 +51,20 @@ def __getattr__(name):
     return obj
 
 
+def load_ipython_extension(ipython):
+    """``%load_ext xpshim``: ``import numpy`` in later cells gives xpshim (xpshim/_ipython.py)."""
+    from ._ipython import load
+
+    load(ipython)
+
+
+def unload_ipython_extension(ipython):
+    """``%unload_ext xpshim``: later ``import numpy`` in cells gives NumPy again."""
+    from ._ipython import unload
+
+    unload(ipython)
+
+
 def __dir__():
     return sorted(set(_namespace.public_names("")) | set(globals()))
 
