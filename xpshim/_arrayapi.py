@@ -169,6 +169,8 @@ def from_data(f, npf, name, a, dtype, args, kwargs):
     cuda_dev = None
     if device is not None:
         target, cuda_dev = where(device)
+    elif gpu_in and copy is None and _config.current_device() != "cpu":
+        target = "gpu"
     elif copy is not False:  # the current device's rules (auto mode's sizes too); a new array if copy=True
         r = f(a, dtype, *args, **kwargs)
         return r if copy is None else _fresh_copy(r, a)
@@ -195,6 +197,8 @@ def from_data(f, npf, name, a, dtype, args, kwargs):
     if copy is True:
         with _in(cuda_dev):
             return wrap(xp.array(raw, dtype=dtype, copy=True, order=order or "K"))
+    if not _needs_copy(raw, dtype, order) and not kwargs.get("ndmin"):
+        return a if type(a) is ndarray else wrap(raw)  # (copy=None: only if needed; array()'s too)
     with _config.device("gpu"), _in(cuda_dev):
         return f(a, dtype, *args, **kwargs)
 
@@ -258,7 +262,7 @@ def _namespace(self, api_version=None):
     return xpshim
 
 
-def _dlpack(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+def _dlpack(self, /, *, stream=None, max_version=None, dl_device=None, copy=None):
     """The array as a DLPack capsule: CuPy's, sharing the GPU memory. ``dl_device=(1, 0)`` (the
     host) gives a host copy (counted) unless ``copy=False``, which then raises BufferError."""
     a = self._a
@@ -273,7 +277,7 @@ def _dlpack(self, *, stream=None, max_version=None, dl_device=None, copy=None):
     return a.__dlpack__(stream=stream, **kw)
 
 
-def _dlpack_device(self):
+def _dlpack_device(self, /):
     """(device type, device id) of the data, as DLPack says it (CUDA: 2)."""
     return self._a.__dlpack_device__()
 
