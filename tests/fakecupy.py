@@ -357,6 +357,14 @@ class ndarray:
     def copy(self, order="C"):
         return _wrap(self._h.copy(order))
 
+    # DLPack, as CuPy's (the standard's signature): the stand-in's memory is host memory, so it
+    # exports as the host (kDLCPU), sharing that memory as CuPy shares the GPU's
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        return self._h.__dlpack__(stream=stream, max_version=max_version, dl_device=dl_device, copy=copy)
+
+    def __dlpack_device__(self):
+        return self._h.__dlpack_device__()
+
 
 def _method(name):
     real = getattr(_real.ndarray, name, None) if _real else None

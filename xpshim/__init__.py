@@ -21,7 +21,8 @@ from ._errors import (  # noqa: F401
 from ._config import device  # noqa: F401
 from ._transfer import reset_stats, stats  # noqa: F401
 from ._dispatch import asnumpy, ufunc  # noqa: F401
-from ._handwritten import empty_pinned, free_gpu_memory, get_array_module, get_device, to_device, zeros_pinned  # noqa: F401
+from ._handwritten import empty_pinned, free_gpu_memory, get_array_module, get_device, zeros_pinned  # noqa: F401
+from ._arrayapi import API_VERSION as __array_api_version__, __array_namespace_info__, to_device  # noqa: F401
 from ._ndarray import ndarray  # noqa: F401
 from ._vectorize import numba_vectorize  # noqa: F401
 from . import _namespace
@@ -36,7 +37,8 @@ if _config._resolve_default() == "gpu":
 _namespace.register_submodules()
 _OWN = {"device", "stats", "reset_stats", "asnumpy", "to_device", "get_device", "empty_pinned", "zeros_pinned",
         "get_array_module", "free_gpu_memory", "numba_vectorize", "ConfigError", "DeviceError", "FallbackError",
-        "FallbackWarning", "OutOfMemoryError", "TransferWarning", "XpshimError"}
+        "FallbackWarning", "OutOfMemoryError", "TransferWarning", "XpshimError",
+        "__array_api_version__", "__array_namespace_info__"}
 __all__ = sorted(set(getattr(_numpy, "__all__", ())) | _OWN)
 
 

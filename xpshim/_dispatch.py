@@ -14,7 +14,7 @@ import operator
 
 import numpy
 
-from . import _backend, _config, _edges, _exact, _fallback, _gaps, _hostfast, _placement, _signatures, _transfer
+from . import _arrayapi, _backend, _config, _edges, _exact, _fallback, _gaps, _hostfast, _placement, _signatures, _transfer
 from ._errors import OutOfMemoryError
 from ._ndarray import dev, fresh, host, ndarray, wrap
 from ._registry import (ARRAY_PARAMS, METHOD_ARRAY_ARGS, NO_OP_KWARGS, SEQUENCE_PARAMS, SEQUENCE_PARAMS_OF,
@@ -450,9 +450,13 @@ def function(modname, name, npf, cupy_path, creation=False):
     """The xpshim wrapper for one NumPy function."""
     route = Route(f"{modname}.{name}", npf, cupy_path)
     takes_like = _takes_like(npf)
+    # the array API's device= (np.zeros(3, device=x.device)): read by xpshim (_arrayapi), CuPy takes none
+    takes_device = _dtype_position(npf, "device") is not None
 
     if creation:
         def wrapper(*args, **kwargs):
+            if kwargs and takes_device and "device" in kwargs:
+                return _arrayapi.on_device(wrapper, args, kwargs)
             if takes_like and "like" in kwargs:
                 return follow_like(wrapper, npf, args, kwargs)
             if not _backend.live or _config.current_device() == "cpu":
@@ -469,6 +473,8 @@ def function(modname, name, npf, cupy_path, creation=False):
         plain_npf = _hostfast.fast(route.name, getattr(npf, "_implementation", npf))
 
         def wrapper(*args, **kwargs):
+            if kwargs and takes_device and "device" in kwargs:
+                return _arrayapi.on_device(wrapper, args, kwargs)
             # The common cases first, in as few steps as can be (a loop over small arrays pays
             # for each one: 0.2-0.4 us a call was 5-15% of rk4_oscillators): plain NumPy arrays,
             # numbers and plain keywords (axis=0) call NumPy's implementation, and a small shape

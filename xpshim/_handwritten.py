@@ -1,10 +1,13 @@
-"""The few names that need more than "same name, same arguments"."""
+"""The few names that need more than "same name, same arguments".
+
+(The array API standard's ``device=``, ``copy=``, ``from_dlpack`` and ``to_device``: _arrayapi.)
+"""
 
 import types
 
 import numpy
 
-from . import _backend, _config, _placement, _transfer
+from . import _arrayapi, _backend, _config, _placement, _transfer
 from . import _fused, _hostio
 from ._dispatch import GpuObject, asnumpy, call_gpu, follow_like, function, host_only_dtype, non_binding
 from ._ndarray import fresh, ndarray, wrap
@@ -14,8 +17,11 @@ def _creation(name):
     npf = getattr(numpy, name)
 
     def f(a, dtype=None, *args, **kwargs):
-        if "like" in kwargs:
-            return follow_like(f, npf, (a, dtype, *args), kwargs)
+        if kwargs:  # (only calls with keywords pay for these checks)
+            if "like" in kwargs:
+                return follow_like(f, npf, (a, dtype, *args), kwargs)
+            if "device" in kwargs or "copy" in kwargs:  # the array API's keywords: xpshim's, not CuPy's
+                return _arrayapi.from_data(f, npf, name, a, dtype, args, kwargs)
         if not _backend.live or _config.current_device() == "cpu":
             if type(a) is ndarray:
                 a = _transfer.to_host(a._a, f"{name} on the CPU device")
@@ -49,25 +55,6 @@ def _creation(name):
     from ._dispatch import non_binding
 
     return non_binding(f)  # NumPy's are C functions: they do not bind as methods either
-
-
-def to_device(x, device=None):
-    """Copy ``x`` to ``device`` ("gpu" or "cpu"; default the current device).
-
-    GPU arrays asked for on "gpu", and NumPy arrays asked for on "cpu", come
-    back unchanged; every real move is counted in ``xpshim.stats()``.
-    """
-    device = device or _config.current_device()
-    if device == "cpu":
-        return asnumpy(x)
-    if device != "gpu":
-        raise ValueError(f"unknown device {device!r}; use 'cpu' or 'gpu'")
-    _backend.require_gpu("xpshim.to_device(x, 'gpu')")
-    if type(x) is ndarray:
-        return x
-    if _backend.is_raw_gpu_array(x):
-        return wrap(x)
-    return wrap(_transfer.to_device(x, "to_device"))
 
 
 def _shape(shape):
@@ -111,15 +98,6 @@ def get_array_module(*args):
         if type(a) is ndarray or _backend.is_raw_gpu_array(a):
             return _backend.xp
     return numpy
-
-
-def from_dlpack(x, /, *, device=None, copy=None):
-    """Share memory with any DLPack exporter (torch, CuPy, JAX, NumPy): no copy where possible."""
-    dev_type = x.__dlpack_device__()[0] if hasattr(x, "__dlpack_device__") else 1
-    if dev_type == 1:  # kDLCPU
-        return numpy.from_dlpack(x, device=device, copy=copy)
-    xp = _backend.require_gpu("xpshim.from_dlpack of a GPU tensor")
-    return wrap(xp.from_dlpack(x))
 
 
 def free_gpu_memory():
@@ -221,7 +199,7 @@ lexsort.__wrapped__ = numpy.lexsort
 TABLE = {
     **{("xpshim", n): _creation(n) for n in ("array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray")},
     ("xpshim", "ndarray"): ndarray,
-    ("xpshim", "from_dlpack"): from_dlpack,
+    ("xpshim", "from_dlpack"): _arrayapi.from_dlpack,
     ("xpshim", "lexsort"): lexsort,
     ("xpshim", "dot"): non_binding(_fused.make_dot(function("xpshim", "dot", numpy.dot, "dot"))),
     ("xpshim.random", "seed"): seed,

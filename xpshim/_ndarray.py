@@ -365,11 +365,7 @@ class ndarray(metaclass=_NdarrayMeta):
     def __cuda_array_interface__(self):
         return self._a.__cuda_array_interface__
 
-    def __dlpack__(self, *args, **kwargs):
-        return self._a.__dlpack__(*args, **kwargs)
-
-    def __dlpack_device__(self):
-        return self._a.__dlpack_device__()
+    # (__dlpack__, __dlpack_device__: the array API block at the end, from xpshim/_arrayapi.py)
 
     def __cupy_get_ndarray__(self):
         # CuPy's hook for foreign array-likes: cupy.asarray(x) shares the memory.
@@ -650,16 +646,7 @@ class ndarray(metaclass=_NdarrayMeta):
         finally:
             _ARRAY_FUNCTION.active = outer
 
-    def __array_namespace__(self, api_version=None):
-        import xpshim
-
-        return xpshim
-
-    def to_device(self, device, /, *, stream=None):
-        """Array-API spelling: ``"cpu"`` gives a NumPy array, ``"gpu"`` or a CUDA device stays."""
-        if device == "cpu":
-            return host(self, "to_device('cpu')")
-        return self
+    # (__array_namespace__, to_device: the array API block at the end)
 
 
 class Flags:
@@ -851,3 +838,7 @@ for _n, _op in _UNARY.items():
 
 ndarray.__module__ = "xpshim"
 _GPU_CLASS[0] = ndarray
+
+
+# -- the array API standard's protocol (__array_namespace__, __dlpack__, __dlpack_device__,
+# to_device) is set on the class by xpshim/_arrayapi.py when it loads, apart from the storage above

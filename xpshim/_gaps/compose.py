@@ -745,3 +745,23 @@ def poly(seq_of_zeros):
     spreads a NaN root to every coefficient; a matrix's characteristic polynomial needs the
     eigenvalues of a general matrix, which CuPy has no solver for."""
     raise Decline("CuPy's poly multiplies by FFT (inexact for many roots) and has no general eigensolver")
+
+
+@implements("xpshim.reshape", kwargs={"shape", "newshape", "copy"})
+def reshape(a, shape=None, order="C", *, newshape=None, copy=None):
+    """numpy.reshape's keywords of NumPy 2.1 and the array API (``shape=``, ``copy=``), which CuPy's
+    reshape (``newshape``; CuPy 13: no ``copy``) does not take: CuPy's reshape, copied as ``copy`` says."""
+    if newshape is not None:
+        if shape is not None:
+            raise TypeError("You cannot specify 'newshape' and 'shape' arguments at the same time.")
+        shape = newshape
+    if shape is None:
+        raise TypeError("reshape() missing 1 required positional argument: 'shape'")
+    xp = _xp()
+    r = xp.reshape(a, shape, order)
+    if copy:
+        return r.copy()
+    made_new = r.base is None and r is not a or (r.size and r.data.ptr != a.data.ptr)  # (not a view of a)
+    if copy is False and made_new:
+        raise ValueError("Unable to avoid creating a copy while reshaping.")
+    return r

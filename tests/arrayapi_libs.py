@@ -1,0 +1,130 @@
+"""SciPy and scikit-learn on xpshim's GPU arrays through the array API, one library per process.
+
+    python tests/arrayapi_libs.py scipy|sklearn fake|cuda
+
+SciPy reads ``SCIPY_ARRAY_API`` once, when it is first imported, so this sets it before that
+and runs in a process of its own (tests/test_array_api.py starts it). ``fake`` runs on the
+NumPy-backed CuPy stand-in (tests/fakecupy.py), ``cuda`` on the real GPU. Each case runs the
+library on xpshim GPU arrays and on the same data as NumPy arrays, and prints one JSON object
+per case: the result's type, its largest difference from NumPy's, and the copies it made
+(``xpshim.stats()``: transfers each way, in count and bytes, their sites, and host fallbacks).
+"""
+
+import json
+import os
+import sys
+import warnings
+
+assert "scipy" not in sys.modules, "SCIPY_ARRAY_API must be set before SciPy is imported"
+os.environ["SCIPY_ARRAY_API"] = "1"
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [HERE, os.path.dirname(HERE)]  # fakecupy, and this tree's xpshim
+
+import numpy  # noqa: E402
+
+import xpshim  # noqa: E402
+from xpshim import _backend  # noqa: E402
+
+SITE = os.path.dirname(os.path.dirname(numpy.__file__))
+
+
+def _scipy_cases(rng):
+    import scipy.fft
+    import scipy.linalg
+    import scipy.ndimage
+    import scipy.signal
+    import scipy.special
+    import scipy.stats
+
+    x = rng.standard_normal((64, 8))
+    a, b = rng.standard_normal(50), rng.standard_normal(7)
+    return {
+        "scipy.special.logsumexp": (lambda x: scipy.special.logsumexp(x, axis=0), (x,)),
+        "scipy.stats.zscore": (scipy.stats.zscore, (x,)),
+        "scipy.fft.fft": (lambda x: scipy.fft.fft(x, axis=0), (x,)),
+        "scipy.signal.convolve": (scipy.signal.convolve, (a, b)),
+        "scipy.ndimage.gaussian_filter": (lambda x: scipy.ndimage.gaussian_filter(x, 1.0), (x,)),
+        "scipy.special.erf": (scipy.special.erf, (x,)),
+        "scipy.linalg.norm": (scipy.linalg.norm, (x,)),
+    }, None
+
+
+def _sklearn_cases(rng):
+    import sklearn
+    from sklearn.decomposition import PCA
+    from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+    from sklearn.linear_model import Ridge
+
+    X = rng.standard_normal((200, 6))
+    y = (X[:, 0] + 0.5 * rng.standard_normal(200) > 0).astype(numpy.float64)
+    cases = {
+        "sklearn PCA(2).fit_transform": (lambda X: PCA(2, svd_solver="full").fit_transform(X), (X,)),
+        "sklearn PCA(2).fit_transform, assume_finite=True":
+            (lambda X: _finite(sklearn, lambda: PCA(2, svd_solver="full").fit_transform(X)), (X,)),
+        "sklearn LinearDiscriminantAnalysis().fit(X, y).predict_proba(X)":
+            (lambda X, y: LinearDiscriminantAnalysis().fit(X, y).predict_proba(X), (X, y)),
+        "sklearn Ridge(solver='svd').fit(X, y).predict(X)":
+            (lambda X, y: Ridge(solver="svd").fit(X, y).predict(X), (X, y)),
+    }
+    return cases, lambda: sklearn.config_context(array_api_dispatch=True)
+
+
+def _finite(sklearn, f):
+    with sklearn.config_context(assume_finite=True):
+        return f()
+
+
+def _short(site):
+    return site.replace(SITE + os.sep, "")
+
+
+def run(group, backend):
+    if backend == "fake":
+        import fakecupy
+
+        _backend.install(fakecupy, "NumPy-backed stand-in")
+        ctx = None
+    else:
+        if not _backend.gpu_status().usable:
+            print(json.dumps({"skip": _backend.gpu_status().reason}))
+            return
+        ctx = xpshim.device("gpu")
+    if ctx is not None:
+        ctx.__enter__()
+    rng = numpy.random.default_rng(0)
+    cases, dispatch = (_scipy_cases if group == "scipy" else _sklearn_cases)(rng)
+    for name, (f, args) in cases.items():
+        ref = f(*args)
+        gpu_args = [xpshim.asarray(a) for a in args]
+        assert all(type(a) is xpshim.ndarray for a in gpu_args)
+        xpshim.reset_stats()
+        row = {"case": name}
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                if dispatch is not None:
+                    with dispatch():
+                        r = f(*gpu_args)
+                else:
+                    r = f(*gpu_args)
+        except Exception as e:  # reported, and the test that reads it fails
+            row["error"] = f"{type(e).__name__}: {e}"[:400]
+            print(json.dumps(row))
+            continue
+        s = xpshim.stats()
+        t = s["transfers"]
+        row.update({
+            "type": f"{type(r).__module__}.{type(r).__name__}",
+            "h2d": t["host_to_device"]["count"], "h2d_bytes": t["host_to_device"]["bytes"],
+            "d2h": t["device_to_host"]["count"], "d2h_bytes": t["device_to_host"]["bytes"],
+            "fallbacks": sum(v["count"] for v in s["fallbacks"].values()),
+            "sites": sorted(_short(k) for d in t.values() for k in d["sites"]) + sorted(s["fallbacks"]),
+        })
+        got = xpshim.asnumpy(r)
+        row["max_abs_diff"] = float(numpy.max(numpy.abs(got - ref))) if numpy.size(ref) else 0.0
+        row["ref_scale"] = float(numpy.max(numpy.abs(ref))) if numpy.size(ref) else 0.0
+        print(json.dumps(row))
+
+
+if __name__ == "__main__":
+    run(sys.argv[1], sys.argv[2])
