@@ -19,21 +19,26 @@ from ._errors import (  # noqa: F401
     TransferWarning, XpshimError,
 )
 from ._config import device  # noqa: F401
-from ._transfer import reset_stats, stats  # noqa: F401
-from ._dispatch import asnumpy, ufunc  # noqa: F401
-from ._handwritten import empty_pinned, free_gpu_memory, get_array_module, get_device, to_device, zeros_pinned  # noqa: F401
-from ._ndarray import ndarray  # noqa: F401
-from ._vectorize import numba_vectorize  # noqa: F401
-from . import _namespace
 
 __version__ = "0.1.0"
+
+# xpshim's own names, each loaded from its module on first use (as NumPy's names are, through
+# _namespace), so that `import xpshim` costs about what `import numpy` does.
+_LAZY = {
+    "stats": "_transfer", "reset_stats": "_transfer", "asnumpy": "_dispatch", "ufunc": "_dispatch",
+    "empty_pinned": "_handwritten", "free_gpu_memory": "_handwritten", "get_array_module": "_handwritten",
+    "get_device": "_handwritten", "to_device": "_handwritten", "zeros_pinned": "_handwritten",
+    "ndarray": "_ndarray", "numba_vectorize": "_vectorize",
+}
 
 # Resolve the process default device now: a forced GPU that is absent fails
 # here, at import, with the reason; auto probes the driver without CuPy first.
 if _config._resolve_default() == "gpu":
     _backend.mark_live()
 
-_namespace.register_submodules()
+from . import _imports  # noqa: E402
+
+_imports.install()  # `import xpshim.linalg` and friends, each built when first imported
 _OWN = {"device", "stats", "reset_stats", "asnumpy", "to_device", "get_device", "empty_pinned", "zeros_pinned",
         "get_array_module", "free_gpu_memory", "numba_vectorize", "ConfigError", "DeviceError", "FallbackError",
         "FallbackWarning", "OutOfMemoryError", "TransferWarning", "XpshimError"}
@@ -41,20 +46,30 @@ __all__ = sorted(set(getattr(_numpy, "__all__", ())) | _OWN)
 
 
 def __getattr__(name):
-    if name.startswith("__"):
+    # (`from . import _x` asks here first for a module not imported yet: that is not NumPy's)
+    if name.startswith("__") or (name.startswith("_") and not hasattr(_numpy, name)):
         raise AttributeError(f"module 'xpshim' has no attribute {name!r}")
-    try:
-        obj = _namespace.resolve("", name)
-    except AttributeError:
-        raise AttributeError(f"module 'xpshim' has no attribute {name!r} (nor has numpy)") from None
+    import importlib
+
+    if name in _LAZY:
+        obj = getattr(importlib.import_module("xpshim." + _LAZY[name]), name)
+    else:
+        _namespace = importlib.import_module("xpshim._namespace")
+        try:
+            obj = _namespace.resolve("", name)
+        except AttributeError:
+            raise AttributeError(f"module 'xpshim' has no attribute {name!r} (nor has numpy)") from None
     globals()[name] = obj  # resolved once: later lookups never come here
     return obj
 
 
 def __dir__():
-    return sorted(set(_namespace.public_names("")) | set(globals()))
+    import importlib
 
-from . import _numba
+    _namespace = importlib.import_module("xpshim._namespace")
+    return sorted(set(_namespace.public_names("")) | set(_LAZY) | set(globals()))
+
+from . import _numba  # noqa: E402
 
 # Numba's @jit learns xpshim's names and arrays when Numba loads (or now, if it has).
 _numba.install_import_hook()

@@ -157,6 +157,10 @@ def default_rng(seed=None):
 class _RandomClass(type):
     """``isinstance(x, np.random.RandomState)`` (or Generator): NumPy's objects, and the GPU ones."""
 
+    @property
+    def _numpy(cls):  # NumPy's class, numpy.random being imported on first use
+        return getattr(numpy.random, cls._label.rpartition(".")[2])
+
     def __instancecheck__(cls, x):
         return isinstance(x, cls._numpy) or (type(x) is GpuObject and x._label == cls._label)
 
@@ -173,7 +177,7 @@ class RandomState(metaclass=_RandomClass):
     from NumPy's: a seed gives reproducible runs on each device, not the same numbers.
     """
 
-    _numpy, _label = numpy.random.RandomState, "random.RandomState"
+    _label = "random.RandomState"
 
     def __new__(cls, seed=None):
         if not _backend.live or _config.current_device() == "cpu":
@@ -185,7 +189,7 @@ class Generator(metaclass=_RandomClass):
     """numpy.random.Generator. ``Generator(bit_generator)`` is NumPy's (a bit generator is a
     host object); ``default_rng`` makes one on the current device. ``isinstance`` holds for both."""
 
-    _numpy, _label = numpy.random.Generator, "random.Generator"
+    _label = "random.Generator"
 
     def __new__(cls, bit_generator):
         return numpy.random.Generator(bit_generator)

@@ -23,7 +23,7 @@ import os
 import numpy
 from numpy.lib import format as fmt
 
-from . import _backend, _config, _pinned, _placement, _transfer
+from . import _backend, _config, _placement, _transfer
 from ._dispatch import host_only_dtype, locate, non_binding, to_host_args
 from ._ndarray import wrap
 
@@ -111,7 +111,7 @@ def _npy_to_device(args, kwargs):
         else:
             return None
         n = math.prod(shape)
-        if fortran or dtype.hasobject or host_only_dtype(dtype) or n * dtype.itemsize < _pinned.MIN_BYTES:
+        if fortran or dtype.hasobject or host_only_dtype(dtype) or n * dtype.itemsize < _transfer._pinned.MIN_BYTES:
             return None
         if _config.placing() and n < _placement.limit:
             return None

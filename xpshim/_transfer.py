@@ -6,7 +6,6 @@ pipeline made none.
 """
 
 import atexit
-import json
 import math
 import sys
 import threading
@@ -15,8 +14,11 @@ from collections import Counter, defaultdict
 
 import numpy
 
-from . import _backend, _callsite, _config, _pinned
+from . import _backend, _callsite, _config
+from ._imports import lazy_module
 from ._errors import TransferWarning
+
+_pinned = lazy_module("xpshim._pinned")  # the GPU copy machinery: loaded with the first GPU copy
 
 _lock = threading.Lock()
 _count = Counter()  # direction -> number of copies
@@ -68,9 +70,9 @@ def _record(direction, nbytes, reason):
         )
 
 
-def _fast(xp, nbytes, least=_pinned.MIN_BYTES):
+def _fast(xp, nbytes, least=None):
     # Pinned, pipelined copies (_pinned) for large arrays on the real CuPy.
-    return nbytes >= least and xp.__name__ == "cupy"
+    return xp.__name__ == "cupy" and nbytes >= (_pinned.MIN_BYTES if least is None else least)
 
 
 def to_device(obj, reason, dtype=None):
@@ -203,6 +205,8 @@ def reset_stats():
 
 
 def _write_report():
+    import json  # (only where the report is written)
+
     with open(_config.report_path, "w") as f:
         json.dump(stats(), f, indent=2)
 
