@@ -77,7 +77,8 @@ def commands(tmp, python, images):
 
 def run_once(argv, env):
     t0 = time.perf_counter()
-    r = subprocess.run(argv, env=env, capture_output=True, text=True)
+    # (in the temporary folder: `python -c` looks in its working folder first, before PYTHONPATH)
+    r = subprocess.run(argv, env=env, capture_output=True, text=True, cwd=env["STARTUP_TMP"])
     dt = time.perf_counter() - t0
     if r.returncode != 0:
         raise SystemExit(f"{' '.join(argv)} failed:\n{r.stderr}")
@@ -106,6 +107,7 @@ def main(argv=None):
     env = {k: v for k, v in os.environ.items() if not k.startswith("XPSHIM_")}
     env.update(PYTHONPATH=root, XPSHIM_DEVICE=args.device)  # (NumPy's runs get the same path)
     with tempfile.TemporaryDirectory() as tmp:
+        env["STARTUP_TMP"] = tmp
         cases = commands(tmp, python, make_images(tmp, python, env))
         out = run_once(cases[f"grayscale {SIZES[-1][0]}x{SIZES[-1][1]}"]["xpshim"], env)[1].strip()
         where = run_once([python, "-c", "import xpshim; print(xpshim.__file__)"], env)[1].strip()

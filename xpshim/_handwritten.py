@@ -5,7 +5,7 @@ import types
 import numpy
 
 from . import _backend, _config, _placement, _transfer
-from . import _fused, _hostio
+from . import _fused
 from ._dispatch import GpuObject, asnumpy, call_gpu, follow_like, function, host_only_dtype, non_binding
 from ._ndarray import fresh, ndarray, wrap
 
@@ -233,7 +233,7 @@ TABLE = {
     ("xpshim.random", "RandomState"): RandomState,
     ("xpshim.random", "Generator"): Generator,
 }
-TABLE.update(_hostio.TABLE)  # files, buffers and text: NumPy's own, plus the one counted copy
+# (files, buffers and text: _hostio.TABLE, which _namespace loads when one of those names is used)
 for (_m, _n), _f in TABLE.items():
     if isinstance(_f, (types.FunctionType, type)):
         _f.__module__ = _m

@@ -19,6 +19,7 @@ not fallbacks but NumPy's own function plus the one copy the job needs, counted
 import functools
 import math
 import os
+import types
 
 import numpy
 from numpy.lib import format as fmt
@@ -166,3 +167,6 @@ TABLE = {
     **{("xpshim", n): _writer(n, "written by NumPy on the host") for n in WRITERS},
     **{("xpshim", n): _writer(n, "text made on the host") for n in TEXT},
 }
+for (_m, _n), _f in TABLE.items():
+    if isinstance(_f, types.FunctionType):
+        _f.__module__ = _m

@@ -1,7 +1,7 @@
 """NumPy's names, resolved once and cached: top level and every submodule.
 
 ``resolve(modname, name)`` decides what ``xpshim[.sub].name`` is, in order:
-1. a hand-written object (``_handwritten.TABLE``);
+1. a hand-written object (``_handwritten.TABLE``; files and text: ``_hostio.TABLE``);
 2. a submodule: routed (``_registry.ROUTED_MODULES``) or NumPy's own;
 3. NumPy's own object for types, dtypes, constants and ``_registry.NUMPY_OWN``;
 4. a ufunc wrapper for NumPy ufuncs;
@@ -15,7 +15,7 @@ import warnings
 
 import numpy
 
-from ._registry import HOST_MODULES, NUMPY_MODULES, NUMPY_OWN, NUMPY_TESTING_SCALAR_ASSERTS, ROUTED_MODULES
+from ._registry import HOST_IO, HOST_MODULES, NUMPY_MODULES, NUMPY_OWN, NUMPY_TESTING_SCALAR_ASSERTS, ROUTED_MODULES
 
 _ufuncs = {}  # numpy ufunc -> xpshim ufunc
 
@@ -80,6 +80,10 @@ def _resolve(sub, name):
 
     modname = "xpshim." + sub if sub else "xpshim"
     hand = _handwritten.TABLE.get((modname, name))
+    if hand is None and not sub and name in HOST_IO:
+        from . import _hostio  # (files, buffers and text: loaded with the first of them)
+
+        hand = _hostio.TABLE.get((modname, name))
     if hand is not None:
         return hand
     child = f"{sub}.{name}" if sub else name
