@@ -1,6 +1,7 @@
 """Zero edits: ``python -m xpshim run`` runs unmodified NumPy programs (real subprocesses, against
 plain ``python``), ``import numpy`` is scoped to the user's code, and ``%load_ext xpshim``."""
 
+import importlib
 import json
 import os
 import subprocess
@@ -249,7 +250,7 @@ def test_import_forms_for_every_submodule(user_tree, sub):
         real = __import__("numpy." + sub, fromlist=["_"])
     except ImportError:
         pytest.skip(f"numpy.{sub} is not in this NumPy")
-    mine = sys.modules["xpshim." + sub]
+    mine = importlib.import_module("xpshim." + sub)  # (xpshim's submodules are made on first import)
     code = (f"import numpy.{sub} as m1\nfrom numpy.{sub} import __name__ as n1\n"
             f"import numpy.{sub}\ntop = numpy\nfrom numpy import {sub.split('.')[0]} as first\n")
     user = _exec_as(user_tree / "user.py", code)

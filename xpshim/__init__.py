@@ -19,22 +19,38 @@ from ._errors import (  # noqa: F401
     TransferWarning, XpshimError,
 )
 from ._config import device  # noqa: F401
-from ._transfer import reset_stats, stats  # noqa: F401
-from ._dispatch import asnumpy, ufunc  # noqa: F401
-from ._handwritten import empty_pinned, free_gpu_memory, get_array_module, get_device, zeros_pinned  # noqa: F401
-from ._arrayapi import API_VERSION as __array_api_version__, __array_namespace_info__, to_device  # noqa: F401
-from ._ndarray import ndarray  # noqa: F401
-from ._vectorize import numba_vectorize  # noqa: F401
-from . import _namespace
 
 __version__ = "0.1.0"
+
+# xpshim's own names, each loaded from its module on first use (as NumPy's names are, through
+# _namespace), so that `import xpshim` costs about what `import numpy` does.
+_LAZY = {
+    "stats": "_transfer", "reset_stats": "_transfer", "asnumpy": "_dispatch", "ufunc": "_dispatch",
+    "empty_pinned": "_handwritten", "free_gpu_memory": "_handwritten", "get_array_module": "_handwritten",
+    "get_device": "_handwritten", "zeros_pinned": "_handwritten",
+    "ndarray": "_ndarray", "numba_vectorize": "_vectorize",
+    "to_device": "_arrayapi", "__array_namespace_info__": "_arrayapi",
+}
+__array_api_version__ = _numpy.__array_api_version__  # the standard's version NumPy implements
 
 # Resolve the process default device now: a forced GPU that is absent fails
 # here, at import, with the reason; auto probes the driver without CuPy first.
 if _config._resolve_default() == "gpu":
     _backend.mark_live()
 
-_namespace.register_submodules()
+if _config.report_path:
+    import atexit
+
+    def _write_report():
+        from . import _transfer
+
+        _transfer.write_report(_config.report_path)
+
+    atexit.register(_write_report)  # (here, not in _transfer: a run that never copies still reports)
+
+from . import _imports  # noqa: E402
+
+_imports.install()  # `import xpshim.linalg` and friends, each built when first imported
 _OWN = {"device", "stats", "reset_stats", "asnumpy", "to_device", "get_device", "empty_pinned", "zeros_pinned",
         "get_array_module", "free_gpu_memory", "numba_vectorize", "ConfigError", "DeviceError", "FallbackError",
         "FallbackWarning", "OutOfMemoryError", "TransferWarning", "XpshimError",
@@ -43,12 +59,20 @@ __all__ = sorted(set(getattr(_numpy, "__all__", ())) | _OWN)
 
 
 def __getattr__(name):
-    if name.startswith("__"):
+    # (`from . import _x` asks here first for a module not imported yet: that is not NumPy's)
+    if (name.startswith("__") and name not in _LAZY) or (name.startswith("_") and not hasattr(_numpy, name)
+                                                          and name not in _LAZY):
         raise AttributeError(f"module 'xpshim' has no attribute {name!r}")
-    try:
-        obj = _namespace.resolve("", name)
-    except AttributeError:
-        raise AttributeError(f"module 'xpshim' has no attribute {name!r} (nor has numpy)") from None
+    import importlib
+
+    if name in _LAZY:
+        obj = getattr(importlib.import_module("xpshim." + _LAZY[name]), name)
+    else:
+        _namespace = importlib.import_module("xpshim._namespace")
+        try:
+            obj = _namespace.resolve("", name)
+        except AttributeError:
+            raise AttributeError(f"module 'xpshim' has no attribute {name!r} (nor has numpy)") from None
     globals()[name] = obj  # resolved once: later lookups never come here
     return obj
 
@@ -68,9 +92,12 @@ def unload_ipython_extension(ipython):
 
 
 def __dir__():
-    return sorted(set(_namespace.public_names("")) | set(globals()))
+    import importlib
 
-from . import _numba
+    _namespace = importlib.import_module("xpshim._namespace")
+    return sorted(set(_namespace.public_names("")) | set(_LAZY) | set(globals()))
+
+from . import _numba  # noqa: E402
 
 # Numba's @jit learns xpshim's names and arrays when Numba loads (or now, if it has).
 _numba.install_import_hook()

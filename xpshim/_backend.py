@@ -7,7 +7,7 @@ through ``ctypes`` first, so a machine without one never pays CuPy's import.
 import ctypes
 import importlib.util
 import sys
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ._errors import DeviceError
 
@@ -17,8 +17,7 @@ xp = None
 live = False
 
 
-@dataclass(frozen=True)
-class GpuStatus:
+class GpuStatus(NamedTuple):  # (not a dataclass: that module costs 1 ms of every import)
     usable: bool
     reason: str
     device_count: int = 0
@@ -99,9 +98,10 @@ def mark_live():
 
         _ndarray._bind_cupy()  # wrap() recognises CuPy arrays by type from here on
     live = True
-    from . import _placement
+    from . import _namespace, _placement
 
     _placement.refresh()
+    _namespace.host_copy_numpy_testing()  # GPU arrays can exist from now on
 
 
 def install(module, reason="installed by hand", placement=False):
@@ -112,7 +112,7 @@ def install(module, reason="installed by hand", placement=False):
     Tests use this with a NumPy-backed stand-in; returns a function that undoes it.
     """
     global xp, _status, live
-    from . import _config, _ndarray, _placement
+    from . import _config, _namespace, _ndarray, _placement
 
     saved = (xp, _status, live, _config._default, _config._sized, _ndarray._cupy_ndarray, _placement._base_refs)
     xp, _status, live = module, GpuStatus(True, reason, 1), True
@@ -121,6 +121,7 @@ def install(module, reason="installed by hand", placement=False):
     _raw_types.clear()
     _placement._base_refs = None
     _placement.refresh()
+    _namespace.host_copy_numpy_testing()
 
     def undo():
         global xp, _status, live

@@ -13,7 +13,6 @@ XPSHIM_CROSSOVER elements            in auto mode, arrays smaller than this stay
 
 import contextlib
 import contextvars
-import json
 import os
 
 from ._errors import ConfigError
@@ -83,6 +82,12 @@ def read_bytes(var, default, example, least=None):
     return n
 
 
+# Read here, at import, so that a wrong value fails at once (_pinned and _register load with the GPU):
+# pinned bytes that live results of device-to-host copies may hold; bytes of host arrays registered
+pinned_results_max = read_bytes("XPSHIM_PINNED_RESULTS_MAX", 4 << 30, "e.g. 4294967296")
+registered_max = read_bytes("XPSHIM_REGISTERED_MAX", 4 << 30, "e.g. 4294967296; 0 turns registering off", least=0)
+
+
 def calibration_path():
     """Where ``python -m xpshim calibrate`` saves the crossover it measured."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
@@ -105,6 +110,8 @@ def crossover():
 
 def _calibrated():
     from . import _backend
+
+    import json  # (only where a file is read)
 
     path = calibration_path()
     try:

@@ -8,7 +8,7 @@ import types
 import numpy
 
 from . import _arrayapi, _backend, _config, _placement, _transfer
-from . import _fused, _hostio
+from . import _fused
 from ._dispatch import GpuObject, asnumpy, call_gpu, follow_like, function, host_only_dtype, non_binding
 from ._ndarray import fresh, ndarray, wrap
 
@@ -135,6 +135,10 @@ def default_rng(seed=None):
 class _RandomClass(type):
     """``isinstance(x, np.random.RandomState)`` (or Generator): NumPy's objects, and the GPU ones."""
 
+    @property
+    def _numpy(cls):  # NumPy's class, numpy.random being imported on first use
+        return getattr(numpy.random, cls._label.rpartition(".")[2])
+
     def __instancecheck__(cls, x):
         return isinstance(x, cls._numpy) or (type(x) is GpuObject and x._label == cls._label)
 
@@ -151,7 +155,7 @@ class RandomState(metaclass=_RandomClass):
     from NumPy's: a seed gives reproducible runs on each device, not the same numbers.
     """
 
-    _numpy, _label = numpy.random.RandomState, "random.RandomState"
+    _label = "random.RandomState"
 
     def __new__(cls, seed=None):
         if not _backend.live or _config.current_device() == "cpu":
@@ -163,7 +167,7 @@ class Generator(metaclass=_RandomClass):
     """numpy.random.Generator. ``Generator(bit_generator)`` is NumPy's (a bit generator is a
     host object); ``default_rng`` makes one on the current device. ``isinstance`` holds for both."""
 
-    _numpy, _label = numpy.random.Generator, "random.Generator"
+    _label = "random.Generator"
 
     def __new__(cls, bit_generator):
         return numpy.random.Generator(bit_generator)
@@ -207,7 +211,7 @@ TABLE = {
     ("xpshim.random", "RandomState"): RandomState,
     ("xpshim.random", "Generator"): Generator,
 }
-TABLE.update(_hostio.TABLE)  # files, buffers and text: NumPy's own, plus the one counted copy
+# (files, buffers and text: _hostio.TABLE, which _namespace loads when one of those names is used)
 for (_m, _n), _f in TABLE.items():
     if isinstance(_f, (types.FunctionType, type)):
         _f.__module__ = _m

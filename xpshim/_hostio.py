@@ -19,11 +19,12 @@ not fallbacks but NumPy's own function plus the one copy the job needs, counted
 import functools
 import math
 import os
+import types
 
 import numpy
 from numpy.lib import format as fmt
 
-from . import _backend, _config, _pinned, _placement, _transfer
+from . import _backend, _config, _placement, _transfer
 from ._dispatch import host_only_dtype, locate, non_binding, to_host_args
 from ._ndarray import wrap
 
@@ -111,7 +112,7 @@ def _npy_to_device(args, kwargs):
         else:
             return None
         n = math.prod(shape)
-        if fortran or dtype.hasobject or host_only_dtype(dtype) or n * dtype.itemsize < _pinned.MIN_BYTES:
+        if fortran or dtype.hasobject or host_only_dtype(dtype) or n * dtype.itemsize < _transfer._pinned.MIN_BYTES:
             return None
         if _config.placing() and n < _placement.limit:
             return None
@@ -166,3 +167,6 @@ TABLE = {
     **{("xpshim", n): _writer(n, "written by NumPy on the host") for n in WRITERS},
     **{("xpshim", n): _writer(n, "text made on the host") for n in TEXT},
 }
+for (_m, _n), _f in TABLE.items():
+    if isinstance(_f, types.FunctionType):
+        _f.__module__ = _m

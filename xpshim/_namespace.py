@@ -1,7 +1,7 @@
 """NumPy's names, resolved once and cached: top level and every submodule.
 
 ``resolve(modname, name)`` decides what ``xpshim[.sub].name`` is, in order:
-1. a hand-written object (``_handwritten.TABLE``);
+1. a hand-written object (``_handwritten.TABLE``; files and text: ``_hostio.TABLE``);
 2. a submodule: routed (``_registry.ROUTED_MODULES``) or NumPy's own;
 3. NumPy's own object for types, dtypes, constants and ``_registry.NUMPY_OWN``;
 4. a ufunc wrapper for NumPy ufuncs;
@@ -15,8 +15,7 @@ import warnings
 
 import numpy
 
-from . import _dispatch, _handwritten
-from ._registry import HOST_MODULES, NUMPY_MODULES, NUMPY_OWN, NUMPY_TESTING_SCALAR_ASSERTS, ROUTED_MODULES
+from ._registry import HOST_IO, HOST_MODULES, NUMPY_MODULES, NUMPY_OWN, NUMPY_TESTING_SCALAR_ASSERTS, ROUTED_MODULES
 
 _ufuncs = {}  # numpy ufunc -> xpshim ufunc
 
@@ -24,6 +23,8 @@ _ufuncs = {}  # numpy ufunc -> xpshim ufunc
 def ufunc_for(npu):
     u = _ufuncs.get(npu)
     if u is None and isinstance(npu, numpy.ufunc) and hasattr(numpy, npu.__name__):
+        from . import _dispatch
+
         u = _ufuncs[npu] = _dispatch.ufunc(npu)
     return u
 
@@ -75,16 +76,23 @@ def resolve(sub, name):
 
 
 def _resolve(sub, name):
+    from . import _dispatch, _handwritten
+
     modname = "xpshim." + sub if sub else "xpshim"
     hand = _handwritten.TABLE.get((modname, name))
+    if hand is None and not sub and name in HOST_IO:
+        from . import _hostio  # (files, buffers and text: loaded with the first of them)
+
+        hand = _hostio.TABLE.get((modname, name))
     if hand is not None:
         return hand
     child = f"{sub}.{name}" if sub else name
+    if child in _SUBMODULES:
+        try:
+            return submodule(child)
+        except ImportError:  # a submodule this NumPy does not have
+            raise AttributeError(f"module 'numpy{'.' + sub if sub else ''}' has no attribute {name!r}") from None
     npmod = _numpy_module(sub)
-    if child in ROUTED_MODULES:
-        return routed_module(child)
-    if child in HOST_MODULES:
-        return host_module(child)
     obj = getattr(npmod, name)  # raises AttributeError as NumPy would
     if isinstance(obj, types.ModuleType):
         return obj  # a NumPy submodule not routed: NumPy's own
@@ -116,6 +124,8 @@ class RoutedModule(types.ModuleType):
         npmod = _numpy_module(sub)
         self.__doc__ = f"xpshim.{sub}: numpy.{sub}, routed to cupy.{ROUTED_MODULES[sub]} on GPU arrays\n\n{npmod.__doc__ or ''}"
         self.__all__ = [n for n in getattr(npmod, "__all__", public_names(sub))]
+        if any(s.startswith(sub + ".") for s in _SUBMODULES):
+            self.__path__ = []  # a package: `import xpshim.lib.format` asks _imports' finder
 
     def __getattr__(self, name):
         if name.startswith("__"):
@@ -142,6 +152,8 @@ class HostModule(types.ModuleType):
             raise AttributeError(name)
         obj = getattr(self._np, name)
         if callable(obj) and not isinstance(obj, type) and not getattr(obj, "__module__", "").startswith("xpshim"):
+            from . import _dispatch
+
             obj = _dispatch.on_host(f"{self.__name__}.{name}", obj, self.__name__)
         setattr(self, name, obj)
         return obj
@@ -169,12 +181,14 @@ def routed_module(sub):
     return mod
 
 
-def host_copy_numpy_testing():
+def _numpy_testing_loaded():
     """Make numpy.testing's scalar-path asserts (``_registry.NUMPY_TESTING_SCALAR_ASSERTS``)
     copy GPU arrays to the host first, as xpshim.testing's do: test code keeps
     ``from numpy.testing import assert_equal``. Without GPU arrays they are NumPy's own."""
     import numpy.testing
     from numpy.testing._private import utils
+
+    from . import _dispatch
 
     for name in NUMPY_TESTING_SCALAR_ASSERTS:
         f = getattr(utils, name)
@@ -186,18 +200,32 @@ def host_copy_numpy_testing():
             setattr(numpy.testing, name, w)
 
 
-def register_submodules():
-    """Make every routed and NumPy-own submodule importable (``import xpshim.linalg``)."""
-    for sub in ROUTED_MODULES:
-        routed_module(sub)
-    for sub in HOST_MODULES:
-        host_module(sub)
-    host_copy_numpy_testing()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # numpy.core and numpy.matlib warn on import
-        for sub in NUMPY_MODULES:
-            try:
-                mod = importlib.import_module("numpy." + sub)
-            except ImportError:  # not in every NumPy version
-                continue
-            sys.modules.setdefault("xpshim." + sub, mod)
+def host_copy_numpy_testing():
+    """Once a GPU array can exist (``_backend.mark_live``): numpy.testing's scalar-path asserts
+    take GPU arrays, when the program imports numpy.testing (now, if it has). A program on the
+    CPU, or one that never imported xpshim, keeps NumPy's functions untouched."""
+    from ._imports import after_import
+
+    after_import("numpy.testing", _numpy_testing_loaded)
+
+
+# Submodule names that xpshim builds or hands out as NumPy's ("linalg", "lib.format", ...).
+_SUBMODULES = frozenset(ROUTED_MODULES) | frozenset(HOST_MODULES) | frozenset(NUMPY_MODULES)
+
+
+def submodule(sub):
+    """The module ``xpshim.<sub>`` for a name in ``_SUBMODULES``: routed (``xpshim.linalg``),
+    host-copying (``xpshim.testing``) or NumPy's own (``xpshim.ma is numpy.ma``); imported on
+    first use (``import xpshim.linalg`` or ``xpshim.linalg``), registered in ``sys.modules``."""
+    if sub in ROUTED_MODULES:
+        return routed_module(sub)
+    if sub in HOST_MODULES:
+        return host_module(sub)
+    full = "xpshim." + sub
+    mod = sys.modules.get(full)
+    if mod is None:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # numpy.core and numpy.matlib warn on import
+            mod = importlib.import_module("numpy." + sub)  # (ImportError: not in this NumPy)
+        mod = sys.modules.setdefault(full, mod)
+    return mod

@@ -1,7 +1,7 @@
 """Numba's CPU ``@jit`` on xpshim code, unchanged but for the import.
 
-Two things are taught to Numba when it initialises (the ``numba_extensions``
-entry point, or at ``import xpshim`` if Numba is already loaded):
+Two things are taught to Numba once both it and xpshim are imported, in either
+order (``install_import_hook``, at ``import xpshim``):
 
 * every xpshim function and ufunc is typed as the NumPy one it wraps, so
   ``np.zeros`` inside a jitted function compiles as ``numpy.zeros``;
@@ -42,6 +42,8 @@ def _alias_functions(ctx):
         npmod = _namespace._numpy_module(sub)
         xpmod = xpshim if not sub else _namespace.routed_module(sub)
         for name in _namespace.public_names(sub):
+            if (f"{sub}.{name}" if sub else name) in _namespace._SUBMODULES:
+                continue  # a module (and getattr would import numpy.testing, numpy.f2py, ...)
             npobj = getattr(npmod, name, None)
             if npobj is None or not callable(npobj) or isinstance(npobj, type):
                 continue
@@ -129,35 +131,6 @@ def status():
     return "xpshim functions and arrays registered with numba.jit" if _done else "loaded, xpshim not registered"
 
 
-class _AfterImport:
-    """A meta-path finder that runs ``then`` once module ``name`` has been imported."""
-
-    def __init__(self, name, then):
-        self.name, self.then = name, then
-
-    def find_spec(self, name, path=None, target=None):
-        if name != self.name:
-            return None
-        import importlib.util
-        import sys
-
-        sys.meta_path.remove(self)
-        spec = importlib.util.find_spec(name)
-        if spec is None or spec.loader is None:
-            return spec
-        exec_module, then = spec.loader.exec_module, self.then
-
-        def exec_then(module):
-            exec_module(module)
-            parent, _, child = name.rpartition(".")
-            if parent in sys.modules:  # (what the import system does next: `from numba import cuda` then works)
-                setattr(sys.modules[parent], child, module)
-            then()
-
-        spec.loader.exec_module = exec_then
-        return spec
-
-
 def _cuda_target_ready():
     """After the user's own ``import numba.cuda``: where NumPy lacks ``row_stack`` (2.5+), load
     Numba's CUDA target now, with the name lent (``_kernels.cuda``), so that the user's first
@@ -173,13 +146,11 @@ def _cuda_target_ready():
 
 
 def install_import_hook():
-    import sys
+    """At ``import xpshim``: register with Numba when the program imports it (now, if it has).
+    Nothing of Numba is imported here, and a program that never imports xpshim never runs this
+    (there is no ``numba_extensions`` entry point: one inside this package would import xpshim
+    into every Numba program)."""
+    from ._imports import after_import
 
-    if "numba" in sys.modules:
-        init()
-    elif not any(isinstance(f, _AfterImport) and f.name == "numba" for f in sys.meta_path):
-        sys.meta_path.insert(0, _AfterImport("numba", init))
-    if "numba.cuda" in sys.modules:
-        _cuda_target_ready()
-    elif not any(isinstance(f, _AfterImport) and f.name == "numba.cuda" for f in sys.meta_path):
-        sys.meta_path.insert(0, _AfterImport("numba.cuda", _cuda_target_ready))
+    after_import("numba", init)
+    after_import("numba.cuda", _cuda_target_ready)

@@ -23,7 +23,6 @@ import math
 import os
 import threading
 import weakref
-from concurrent.futures import ThreadPoolExecutor, wait
 
 import numpy
 
@@ -49,7 +48,7 @@ _PIECE = 2 << 20  # bytes per thread within a chunk, at least
 SEND_PIECE = 4 << 20  # from 2 * this, a chunk is filled in pieces of this, each sent once filled
 
 
-RESULT_CAP = _config.read_bytes("XPSHIM_PINNED_RESULTS_MAX", 4 << 30, "e.g. 4294967296")  # pinned bytes that live
+RESULT_CAP = _config.pinned_results_max  # (XPSHIM_PINNED_RESULTS_MAX) pinned bytes that live
 # results of device-to-host copies may hold
 
 _lock = threading.Lock()
@@ -61,6 +60,8 @@ def _setup(cp):
     if "bufs" not in _state:  # (buffers are allocated when first needed: _buffer)
         _state["bufs"] = [None] * NBUF
         _state["events"] = [None] * NBUF
+        from concurrent.futures import ThreadPoolExecutor  # (only once copies to a GPU are made)
+
         _state["pool"] = ThreadPoolExecutor(_THREADS, thread_name_prefix="xpshim-copy") if _THREADS > 1 else None
     return _state
 
@@ -87,6 +88,8 @@ def _parallel(n, part):
     k = min(_THREADS, (n + _PIECE - 1) // _PIECE)
     step = (n + k - 1) // k
     futs = [pool.submit(part, i * step, min(n, (i + 1) * step)) for i in range(k)]
+    from concurrent.futures import wait  # (loaded with the pool: _setup)
+
     wait(futs)  # all of them, even after an error: none may still write once the caller lets go
     for f in futs:
         f.result()

@@ -17,6 +17,7 @@ The real module is imported first every time, so a name NumPy lacks fails as it 
 """
 
 import builtins
+import importlib
 import json
 import os
 import sys
@@ -40,6 +41,10 @@ def _target(name, fromlist):
     mod = sys.modules.get("xpshim" + name[5:])
     if mod is not None:
         return mod
+    try:  # xpshim's submodules are made when first imported (xpshim/_imports.py)
+        return importlib.import_module("xpshim" + name[5:])
+    except ImportError:
+        pass
     mod = xpshim
     try:
         for part in name.split(".")[1:]:

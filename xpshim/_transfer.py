@@ -5,8 +5,6 @@ Every copy xpshim makes, implicit or asked for, goes through ``to_device`` or
 pipeline made none.
 """
 
-import atexit
-import json
 import math
 import sys
 import threading
@@ -15,8 +13,11 @@ from collections import Counter, defaultdict
 
 import numpy
 
-from . import _backend, _callsite, _config, _pinned
+from . import _backend, _callsite, _config
+from ._imports import lazy_module
 from ._errors import TransferWarning
+
+_pinned = lazy_module("xpshim._pinned")  # the GPU copy machinery: loaded with the first GPU copy
 
 _lock = threading.Lock()
 _count = Counter()  # direction -> number of copies
@@ -68,9 +69,9 @@ def _record(direction, nbytes, reason):
         )
 
 
-def _fast(xp, nbytes, least=_pinned.MIN_BYTES):
+def _fast(xp, nbytes, least=None):
     # Pinned, pipelined copies (_pinned) for large arrays on the real CuPy.
-    return nbytes >= least and xp.__name__ == "cupy"
+    return xp.__name__ == "cupy" and nbytes >= (_pinned.MIN_BYTES if least is None else least)
 
 
 def to_device(obj, reason, dtype=None):
@@ -202,10 +203,9 @@ def reset_stats():
         _at_lines_bytes[0] = 0
 
 
-def _write_report():
-    with open(_config.report_path, "w") as f:
+def write_report(path):
+    """Write ``stats()`` to ``path`` as JSON (XPSHIM_REPORT, at exit)."""
+    import json  # (only where the report is written)
+
+    with open(path, "w") as f:
         json.dump(stats(), f, indent=2)
-
-
-if _config.report_path:
-    atexit.register(_write_report)

@@ -1,0 +1,157 @@
+"""Whole runs, as a user starts them: fresh processes, NumPy beside xpshim, interleaved.
+
+    python benchmarks/startup.py               # 21 rounds, the CPU path (XPSHIM_DEVICE=cpu)
+    python benchmarks/startup.py --rounds 31 --device auto
+    python benchmarks/startup.py --xpshim-root OTHER_CHECKOUT --out /tmp/before   # another tree
+
+Cases, each a new interpreter timed from start to exit:
+* ``import``: ``python -c "import numpy"`` against ``python -c "import xpshim"``;
+* ``grayscale WxH``: the seed's script (examples/grayscale.py: Pillow reads a JPEG, the
+  grayscale dot product, Pillow writes it) at 640x480 and 1920x1080; NumPy's variant is the
+  same file with ``import numpy as np`` (and its device printed as "cpu").
+
+Each round runs every case for both, in an order that alternates, so that a busy machine
+slows both alike; the figures are medians with the quartiles. xpshim's bytecode is compiled
+first, as an installation does. Writes benchmarks/results/startup.json and .md (the latest).
+"""
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+SIZES = ((640, 480), (1920, 1080))
+
+
+def progress(items, desc):
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return items
+    return tqdm(items, desc=desc)
+
+
+def make_scripts(tmp):
+    """The seed's grayscale script as xpshim's example has it, and its NumPy twin."""
+    with open(os.path.join(ROOT, "examples", "grayscale.py")) as f:
+        src = f.read()
+    numpy_src = src.replace("import xpshim as np\n", "import numpy as np\n").replace(
+        "np.get_device(image_array)", "'cpu'")
+    if numpy_src.count("import numpy as np\n") != 1 or "xpshim" in numpy_src.split('"""', 2)[2]:
+        raise SystemExit("examples/grayscale.py changed: update make_scripts for its NumPy variant")
+    paths = {"xpshim": os.path.join(tmp, "grayscale_xpshim.py"), "numpy": os.path.join(tmp, "grayscale_numpy.py")}
+    for lib, text in (("xpshim", src), ("numpy", numpy_src)):
+        with open(paths[lib], "w") as f:
+            f.write(text)
+    return paths
+
+
+def make_images(tmp, python, env):
+    """JPEGs of each size, made by the example's own make_example (NumPy and Pillow)."""
+    images = {}
+    for w, h in SIZES:
+        path = images[(w, h)] = os.path.join(tmp, f"photo_{w}x{h}.jpg")
+        code = (f"import sys; sys.path.insert(0, {os.path.join(ROOT, 'examples')!r}); import grayscale; "
+                f"grayscale.make_example({path!r}, {w}, {h})")
+        subprocess.run([python, "-c", code], env=env, check=True)
+    return images
+
+
+def commands(tmp, python, images):
+    """case -> lib -> argv."""
+    scripts = make_scripts(tmp)
+    cases = {"import": {lib: [python, "-c", f"import {lib}"] for lib in ("numpy", "xpshim")}}
+    for (w, h), img in images.items():
+        cases[f"grayscale {w}x{h}"] = {lib: [python, scripts[lib], img, "--out", os.path.join(tmp, f"out_{lib}.jpg")]
+                                       for lib in ("numpy", "xpshim")}
+    return cases
+
+
+def run_once(argv, env):
+    t0 = time.perf_counter()
+    # (in the temporary folder: `python -c` looks in its working folder first, before PYTHONPATH)
+    r = subprocess.run(argv, env=env, capture_output=True, text=True, cwd=env["STARTUP_TMP"])
+    dt = time.perf_counter() - t0
+    if r.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} failed:\n{r.stderr}")
+    return dt, r.stdout
+
+
+def summary(ts):
+    q = statistics.quantiles(ts, n=4)
+    return {"median_ms": statistics.median(ts) * 1e3, "q1_ms": q[0] * 1e3, "q3_ms": q[2] * 1e3,
+            "min_ms": min(ts) * 1e3, "runs": len(ts)}
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=21, help="timed runs of each case and library (default 21)")
+    ap.add_argument("--device", default="cpu", help="XPSHIM_DEVICE for xpshim's runs (default cpu)")
+    ap.add_argument("--xpshim-root", default=ROOT, help="the checkout whose xpshim is timed (default this one)")
+    ap.add_argument("--out", default=os.path.join(HERE, "results", "startup"),
+                    help="path of the results without extension (default benchmarks/results/startup)")
+    args = ap.parse_args(argv)
+
+    python = sys.executable
+    root = os.path.abspath(args.xpshim_root)
+    subprocess.run([python, "-m", "compileall", "-q", os.path.join(root, "xpshim")], check=True,
+                   stdout=subprocess.DEVNULL)  # as pip install does: no run pays for compiling
+    env = {k: v for k, v in os.environ.items() if not k.startswith("XPSHIM_")}
+    env.update(PYTHONPATH=root, XPSHIM_DEVICE=args.device)  # (NumPy's runs get the same path)
+    with tempfile.TemporaryDirectory() as tmp:
+        env["STARTUP_TMP"] = tmp
+        cases = commands(tmp, python, make_images(tmp, python, env))
+        out = run_once(cases[f"grayscale {SIZES[-1][0]}x{SIZES[-1][1]}"]["xpshim"], env)[1].strip()
+        where = run_once([python, "-c", "import xpshim; print(xpshim.__file__)"], env)[1].strip()
+        times = {case: {"numpy": [], "xpshim": []} for case in cases}
+        for case in cases:  # one untimed round: the file cache, as on any second run
+            for lib in ("numpy", "xpshim"):
+                run_once(cases[case][lib], env)
+        for i in progress(range(args.rounds), "rounds"):
+            for case in cases:
+                for lib in (("numpy", "xpshim") if i % 2 == 0 else ("xpshim", "numpy")):
+                    times[case][lib].append(run_once(cases[case][lib], env)[0])
+
+    results = {}
+    for case, t in times.items():
+        n, x = summary(t["numpy"]), summary(t["xpshim"])
+        results[case] = {"numpy": n, "xpshim": x, "speed_vs_numpy": n["median_ms"] / x["median_ms"],
+                         "extra_ms": x["median_ms"] - n["median_ms"]}
+    meta = {"date": datetime.datetime.now().isoformat(timespec="seconds"), "python": platform.python_version(),
+            "machine": platform.machine(), "cpus": os.cpu_count(), "rounds": args.rounds,
+            "XPSHIM_DEVICE": args.device, "xpshim": where, "example_output": out}
+    write(args.out, meta, results)
+
+
+def write(out, meta, results):
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    with open(out + ".json", "w") as f:
+        json.dump({"meta": meta, "results": results}, f, indent=2)
+    lines = [
+        "# Whole runs: NumPy beside xpshim (fresh processes, interleaved)", "",
+        f"{meta['date']}, Python {meta['python']}, {meta['cpus']} CPUs, XPSHIM_DEVICE={meta['XPSHIM_DEVICE']}, "
+        f"{meta['rounds']} runs each; median (quartiles) in ms. Command: `python benchmarks/startup.py`.",
+        f"The example printed: `{meta['example_output']}`", "",
+        "| run | NumPy | xpshim | xpshim - NumPy | speed vs NumPy |",
+        "|---|---|---|---|---|",
+    ]
+    for case, r in results.items():
+        n, x = r["numpy"], r["xpshim"]
+        lines.append(f"| {case} | {n['median_ms']:.1f} ({n['q1_ms']:.1f}-{n['q3_ms']:.1f}) | "
+                     f"{x['median_ms']:.1f} ({x['q1_ms']:.1f}-{x['q3_ms']:.1f}) | {r['extra_ms']:+.1f} | "
+                     f"{r['speed_vs_numpy']:.2f}x |")
+    with open(out + ".md", "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
