@@ -458,7 +458,7 @@ def _module(sub, npmod, strict=True):
         if spec is None:
             raise AttributeError(f"module {name!r} has no attribute {attr!r}")
         obj = getattr(npmod, attr)
-        if isinstance(obj, numpy.ufunc):
+        if isinstance(obj, numpy.ufunc) and spec["kind"] == "ufunc":  # (CuPy's matmul is a function)
             r = _Ufunc(obj, spec)
         elif isinstance(obj, types.ModuleType) or isinstance(obj, type):
             raise AttributeError(attr)
