@@ -59,6 +59,8 @@ def _resolve(root, dotted):
 
 def take(cupy):
     """The snapshot of the imported module ``cupy`` as a dict."""
+    for dotted in CLASSES.values():
+        _resolve(cupy, dotted)  # (cupy.random loads Generator on first access: only then is it in dir())
     mods = {}
     for sub in MODULES:
         m = _resolve(cupy, sub)
