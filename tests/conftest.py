@@ -1,7 +1,8 @@
 """Fixtures: ``gpu`` runs a test on the GPU side of xpshim, twice where it can:
 
-* ``fake``: a NumPy-backed stand-in for CuPy (tests/fakecupy.py), so the GPU-side
-  logic (wrapping, routing, counting, fallback) is tested on machines without a GPU;
+* ``fake``: the simulated GPU (``xpshim._simgpu``, as ``XPSHIM_SIMULATE_GPU=1``): NumPy
+  with CuPy's API from the committed snapshot, so the GPU-side logic (wrapping, routing,
+  counting, fallback) is tested on machines without a GPU, with or without CuPy;
 * ``cuda``: the real CuPy on a real GPU (marker ``gpu``; skipped, never passed,
   where no CUDA device is usable).
 """
@@ -30,9 +31,9 @@ def _real_gpu():
 def gpu(request):
     """Make the GPU the current device, backed by the stand-in or by real CuPy."""
     if request.param == "fake":
-        import fakecupy
+        from xpshim import _simgpu
 
-        undo = _backend.install(fakecupy, "NumPy-backed stand-in for tests")
+        undo = _backend.install(_simgpu.module(), _simgpu.describe())
         try:
             yield "fake"
         finally:

@@ -255,15 +255,10 @@ def test_dlpack_shares_the_memory(gpu):
     assert transfers() == 0
     z[0] = 50
     assert float(x[0]) == 0.0
-    if gpu == "fake":  # the stand-in's memory is host memory: NumPy reads it in place
-        h = numpy.from_dlpack(x)
-        assert h.ctypes.data == x._a._h.ctypes.data
-        h[1] = 7
-        assert float(x[1]) == 7
     want = np.asnumpy(x)
     np.reset_stats()
-    c = numpy.from_dlpack(x, device="cpu")  # the host: zero copies on the stand-in, one from a GPU
-    assert transfers() == (0 if gpu == "fake" else 1)
+    c = numpy.from_dlpack(x, device="cpu")  # the host: one counted copy (the simulated GPU is a CUDA device too)
+    assert transfers() == 1
     numpy.testing.assert_array_equal(c, want)
     c2 = np.from_dlpack(x, device="cpu")
     assert type(c2) is numpy.ndarray

@@ -2,13 +2,17 @@
 
 Nothing here imports CuPy until a GPU is really wanted: the driver is probed
 through ``ctypes`` first, so a machine without one never pays CuPy's import.
+With ``XPSHIM_SIMULATE_GPU=1`` the GPU is the simulated one (``xpshim._simgpu``), and
+neither CuPy nor the driver is looked at.
 """
 
 import ctypes
 import importlib.util
+import os
 import sys
 from typing import NamedTuple
 
+from . import _config
 from ._errors import DeviceError
 
 # The GPU array module (CuPy) once loaded; None until then.
@@ -55,6 +59,9 @@ def gpu_status():
     global _status, xp
     if _status is not None:
         return _status
+    if _config.simulate_gpu:
+        _status, xp = _simulated()
+        return _status
     if importlib.util.find_spec("cupy") is None:
         _status = GpuStatus(False, "CuPy is not installed (pip install 'xpshim[cuda12]' or 'xpshim[cuda13]')")
         return _status
@@ -75,6 +82,16 @@ def gpu_status():
     name = name.decode() if isinstance(name, bytes) else name
     _status = GpuStatus(True, f"{count} CUDA device(s), device 0 is {name}", count)
     return _status
+
+
+def _simulated():
+    """(status, module) of the simulated GPU."""
+    from . import _simgpu
+
+    if "numba" not in sys.modules:
+        # xpshim's Numba CUDA kernels run in Numba's own simulator (read when Numba loads)
+        os.environ.setdefault("NUMBA_ENABLE_CUDASIM", "1")
+    return GpuStatus(True, f"simulated: NumPy with CuPy {_simgpu.version()}'s API", 1), _simgpu.module()
 
 
 def require_gpu(who):

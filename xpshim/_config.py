@@ -9,6 +9,7 @@ XPSHIM_TRANSFERS count | warn        implicit copies are always counted; ``warn`
 XPSHIM_REPORT    path                write ``xpshim.stats()`` there as JSON at exit
 XPSHIM_CROSSOVER elements            in auto mode, arrays smaller than this stay on the CPU
                                      (default: the calibrated value, else 2**15; see _placement)
+XPSHIM_SIMULATE_GPU 0 | 1            1: NumPy on the CPU acts as the GPU, with CuPy's API (xpshim/_simgpu)
 """
 
 import contextlib
@@ -37,6 +38,7 @@ requested_device = _read("XPSHIM_DEVICE", DEVICES, "auto")
 fallback_policy = _read("XPSHIM_FALLBACK", FALLBACKS, "warn")
 transfer_policy = _read("XPSHIM_TRANSFERS", TRANSFERS, "count")
 report_path = os.environ.get("XPSHIM_REPORT") or None
+simulate_gpu = _read("XPSHIM_SIMULATE_GPU", ("0", "1"), "0") == "1"
 
 # The size-aware placement of auto mode (xpshim/_placement.py). The default sits between the
 # crossovers measured on an H200 (benchmarks/results/h200-v4.md, "crossover"): NumPy matches

@@ -57,11 +57,19 @@ def report():
     lines.append(f"  in place      {_register.status()}")
     lines.append(f"  python        {platform.python_version()} ({sys.executable})")
     lines.append(f"  numpy         {numpy.__version__}")
-    lines.append(f"  cupy          {_cupy_dist()}")
+    simulated = " (not used: XPSHIM_SIMULATE_GPU=1)" if _config.simulate_gpu else ""
+    lines.append(f"  cupy          {_cupy_dist()}{simulated}")
     lines.append(f"  numba         {_version('numba') or 'not installed'}; numba-cuda {_version('numba-cuda') or '-'}")
     st = _backend.gpu_status()
     problems = []
-    if st.usable:
+    if _config.simulate_gpu:
+        from . import _kernels, _simgpu
+
+        lines.append(f"  GPU 0         {_simgpu.describe()}")
+        prob = _kernels.problem()
+        lines.append("  numba cuda    " + (f"unusable ({prob}): those functions run on the host" if prob else
+                                          "kernels run in Numba's CUDA simulator"))
+    elif st.usable:
         cp = _backend.xp
         rt = cp.cuda.runtime
         drv, rtv = rt.driverGetVersion(), rt.runtimeGetVersion()

@@ -1,4 +1,4 @@
-"""CuPy's ``ElementwiseKernel`` for the stand-in: the kernel's C++ compiled by the host's
+"""CuPy's ``ElementwiseKernel`` for the simulated GPU: the kernel's C++ compiled by the host's
 compiler (``c++``) and run over NumPy arrays through ctypes.
 
 It covers what xpshim's kernels use: parameters all of one type placeholder ``T``
@@ -45,7 +45,7 @@ def _params(spec):
     for p in spec.split(","):
         t, name = p.split()
         if t != "T":
-            raise NotImplementedError(f"the stand-in's ElementwiseKernel takes T parameters only, not {p!r}")
+            raise NotImplementedError(f"the simulated ElementwiseKernel takes T parameters only, not {p!r}")
         out.append(name)
     return out
 
@@ -59,7 +59,7 @@ def _library(source):
         if not os.path.exists(so):
             cxx = compiler()
             if cxx is None:
-                raise RuntimeError("no C++ compiler (c++) to build the stand-in's elementwise kernels")
+                raise RuntimeError("no C++ compiler (c++) to build the elementwise kernels")
             src = os.path.join(_DIR, key + ".cpp")
             with open(src, "w") as f:
                 f.write(source)
@@ -87,13 +87,13 @@ class ElementwiseKernel:
         return "\n".join(lines)
 
     def __call__(self, *args):
-        import fakecupy
+        from . import cupy as sim
 
         nin = len(self.ins)
         ins, outs = args[:nin], args[nin:]
-        first = next(a for a in ins if type(a) is fakecupy.ndarray or isinstance(a, numpy.generic))
+        first = next(a for a in ins if type(a) is sim.ndarray or isinstance(a, numpy.generic))
         dt = first.dtype
-        hs = [numpy.asarray(a._h if type(a) is fakecupy.ndarray else a) for a in ins]
+        hs = [numpy.asarray(a._h if type(a) is sim.ndarray else a) for a in ins]
         if any(h.dtype != dt for h in hs):
             raise TypeError(f"{self.name}: arguments of T differ in dtype")
         shape = numpy.broadcast_shapes(*[h.shape for h in hs], *[o.shape for o in outs])
@@ -107,5 +107,5 @@ class ElementwiseKernel:
                 o._h[...] = r
             got = list(outs)
         else:
-            got = [fakecupy._wrap(r) for r in res]
+            got = [sim._wrap(r) for r in res]
         return got[0] if len(got) == 1 else tuple(got)

@@ -1,0 +1,568 @@
+"""The simulated GPU's ``cupy``: CuPy's API over NumPy arrays on the CPU.
+
+It is strict where CuPy is strict: its arrays refuse implicit conversion to NumPy,
+refuse NumPy-array and list operands, and it has exactly the names and keyword
+arguments of the CuPy version in the snapshot (``api.json``), whether or not CuPy is
+installed. It never stands in for a GPU result: GPU claims come from the real-GPU
+tests (``-m gpu``).
+"""
+
+import inspect
+import sys
+import types
+import weakref
+
+import numpy
+
+from . import api, kernels
+
+_API = api()
+_NDARRAY = _API["classes"]["ndarray"]
+
+_CREATION = {"asarray", "array", "asanyarray", "ascontiguousarray", "asfortranarray",
+             "concatenate", "stack", "vstack", "hstack", "dstack", "column_stack", "block",
+             "meshgrid", "broadcast_arrays", "einsum", "pad", "reshape", "transpose",
+             "full", "zeros", "ones", "empty", "arange", "linspace", "logspace", "eye",
+             "identity", "tri", "indices", "fromfunction", "percentile", "quantile"}
+
+
+class OutOfMemoryError(MemoryError):
+    pass
+
+
+def _unwrap(x, strict):
+    t = type(x)
+    if t is ndarray:
+        return x._h
+    if t is numpy.ndarray:
+        raise TypeError("Unsupported type <class 'numpy.ndarray'>")
+    if strict and t is list and not any(type(v) is ndarray for v in x):
+        raise TypeError("Unsupported type <class 'list'>")  # (CuPy takes sequences of arrays)
+    if t is list or t is tuple:
+        return t(_unwrap(v, False) for v in x)
+    return x
+
+
+class _Generator:
+    """CuPy's Generator (or RandomState) as far as it goes: only the methods the real one has."""
+
+    def __init__(self, g, cls="Generator"):
+        self._g, self._cls = g, cls
+
+    def __getattr__(self, name):
+        spec = _API["classes"][f"random.{self._cls}"].get(name)
+        if spec is None:
+            raise AttributeError(f"'cupy.random.{self._cls}' object has no attribute {name!r}")
+        f = _func(name, getattr(self._g, name), spec, strict=False)
+        g = f
+
+        def f(*a, **k):  # (CuPy's methods make their output with ndarray(size): ints only)
+            for v in (*a, k.get("size")):
+                if (type(v) is tuple and any(type(e) is ndarray for e in v)) or type(k.get("size")) is ndarray:
+                    raise TypeError("'ndarray' object cannot be interpreted as an integer")
+            return g(*a, **k)
+        if name == "integers":  # (CuPy's takes Python ints only: int(low), int(high))
+            def integers(low, high=None, *a, **k):
+                if numpy.ndim(low) or numpy.ndim(high):
+                    raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
+                return f(low, high, *a, **k)
+            return integers
+        return f
+
+
+# As in CuPy, a view holds its owner array (``base``): the owner's reference count tells
+# whether views of it exist. Owners are found from their NumPy buffer.
+_owners = weakref.WeakValueDictionary()
+
+
+def _adopt(o, r):
+    root = r
+    while isinstance(root.base, numpy.ndarray):
+        root = root.base
+    if root is r:
+        o._base = None
+        _owners[id(r)] = o
+    else:
+        o._base = _owners.get(id(root))
+
+
+def _wrap(r):
+    if isinstance(r, numpy.random.Generator):
+        return _Generator(r)
+    if type(r) is numpy.ndarray:
+        if r.dtype.kind not in "biufc" or r.dtype in (numpy.longdouble, numpy.clongdouble) and r.dtype.itemsize > 8 * (1 + (r.dtype.kind == "c")):
+            # CuPy has no object, string, datetime, structured or extended-precision arrays
+            raise ValueError(f"Unsupported dtype {r.dtype}")
+        o = object.__new__(ndarray)
+        o._h = r
+        _adopt(o, r)
+        return o
+    if isinstance(r, numpy.generic):  # CuPy returns 0-d arrays, not scalars
+        return _wrap(numpy.asarray(r))
+    if type(r) in (tuple, list):
+        return type(r)(map(_wrap, r))
+    if type(r).__name__.startswith("Unique"):  # unique_all/counts/inverse: named tuples in both
+        return type(r)(*map(_wrap, r))
+    if isinstance(r, tuple):  # NumPy's named results (QRResult, SVDResult, ...): CuPy returns plain tuples
+        return tuple(map(_wrap, r))
+    return r
+
+
+class _Default:
+    """A default value in a signature, shown as CuPy's source writes it."""
+
+    def __init__(self, text):
+        self.text = text
+
+    def __repr__(self):
+        return self.text
+
+
+def signature(spec, method=False):
+    """The ``inspect.Signature`` of a snapshot entry: CuPy's own where ``inspect`` read it,
+    else its keywords (so xpshim's reader of signatures finds the same names as on CuPy)."""
+    P = inspect.Parameter
+    if spec.get("params") is not None:
+        return inspect.Signature([P(n, getattr(P, k), default=P.empty if d is None else _Default(d))
+                                  for n, k, d in spec["params"]])
+    ps = [P("self", P.POSITIONAL_ONLY)] if method else []
+    ps.append(P("args", P.VAR_POSITIONAL))
+    if spec.get("keywords") is None:
+        ps.append(P("kwargs", P.VAR_KEYWORD))
+    else:
+        ps += [P(k, P.KEYWORD_ONLY, default=None) for k in spec["keywords"]]
+    return inspect.Signature(ps)
+
+
+def _func(name, f, spec=None, strict=True, method=False):
+    takes = None if spec is None or spec.get("keywords") is None else frozenset(spec["keywords"])
+
+    def g(*args, **kwargs):
+        if takes is not None and not kwargs.keys() <= takes:
+            raise TypeError(f"{name}() got an unexpected keyword argument {sorted(kwargs.keys() - takes)[0]!r}")
+        _as_cupy_checks(name, args, kwargs, method)
+        if name in _NO_IDENTITY and args and isinstance(args[0], ndarray) and args[0].size == 0:
+            # CuPy 14: nanmean of an empty array raises where NumPy warns and returns NaN
+            raise ValueError(f"zero-size array to reduction operation cupy_{name} which has no identity")
+        a = [_unwrap(x, strict and i == 0 and name not in _CREATION) for i, x in enumerate(args)]
+        kw = {k: _unwrap(v, False) for k, v in kwargs.items()}
+        if name in _FILLS:
+            a, kw = _memset_zero(name, a, kw)
+        if name in ("nanvar", "nanstd"):  # (CuPy 14's kernel takes an integer ddof: 0.5 is 0)
+            if len(a) > 4:
+                a[4] = int(a[4])
+            elif "ddof" in kw:
+                kw["ddof"] = int(kw["ddof"])
+        r = f(*a, **kw)
+        if name in _NAN_BLIND and isinstance(r, numpy.ndarray) and r.dtype.kind == "f" and numpy.isnan(r).any():
+            r = numpy.where(numpy.isnan(r), 0.0, r).astype(r.dtype)  # (a stand-in for CuPy's answer: not NaN)
+        if name in ("array_equal", "array_equiv", "allclose"):
+            r = numpy.asarray(r)  # (CuPy answers with a 0-d array, NumPy with a bool)
+        if name in ("asarray", "array") and isinstance(r, numpy.ndarray) and r.dtype.kind in "OUSV":
+            raise ValueError(f"Unsupported dtype {r.dtype}")
+        out = kwargs.get("out")
+        if type(out) is ndarray and r is out._h:
+            return out  # CuPy returns the out= array itself
+        if args and type(args[0]) is ndarray and r is args[0]._h:
+            return args[0]  # (and its input, where it answers with it: nan_to_num(x, copy=False))
+        return _wrap(r)
+    g.__name__ = name
+    if spec is not None:
+        g.__signature__ = signature(spec)
+    return g
+
+
+# CuPy's strictness where NumPy's code (run on the stand-in) would otherwise pass:
+_NO_IDENTITY = ("nanmean", "nanstd", "nanvar")
+_NAN_BLIND = ("percentile", "quantile")  # (CuPy 14: a NaN sorts last and is not propagated)
+_CUPY_QUANTILE_METHODS = ("linear", "lower", "higher", "midpoint", "nearest")  # CuPy 14's percentile
+_FFT_ND = ("fft2", "ifft2", "fftn", "ifftn", "rfft2", "irfft2", "rfftn", "irfftn")
+_FILLS = {"asarray": 0, "array": 0, "full": 1, "fill": 0}  # name -> position of the value
+
+
+def _as_cupy_checks(name, args, kwargs, method=False):
+    if name in ("zeros", "ones", "empty", "full") and args and (
+            type(args[0]) is ndarray or (type(args[0]) in (list, tuple) and any(type(v) is ndarray for v in args[0]))):
+        raise TypeError("'ndarray' object cannot be interpreted as an integer")
+    if name in ("argsort", "sort") and kwargs.get("kind") not in (None, "stable"):
+        raise ValueError("kind can only be None or 'stable'")
+    if name == "partition" and any(type(v) is ndarray for v in (args[1:2] if len(args) > 1 and type(args[0]) is ndarray
+                                                                 else args[:1]) or [kwargs.get("kth")]):
+        raise TypeError("'ndarray' object cannot be interpreted as an integer")  # (CuPy's kth: ints only)
+    if name in ("percentile", "quantile") and kwargs.get("method", "linear") not in _CUPY_QUANTILE_METHODS:
+        raise ValueError(f"'{kwargs['method']}' method is not yet supported. Please use any other method.")
+    if name == "histogram" and len(args) > 1 and isinstance(args[1], (str, list, tuple)):
+        raise NotImplementedError("only integer and array bins are implemented")  # (CuPy 14's)
+    if name in ("any", "all") and not method and args and not isinstance(args[0], ndarray):
+        raise TypeError(f"'a' must be a cupy.ndarray object, not {type(args[0])}.")
+    if name in ("empty_like", "zeros_like", "ones_like", "full_like") and kwargs.get("shape") == ():
+        kwargs["shape"] = None  # (CuPy 14: ``shape if shape else a.shape``)
+    if name in ("eigh", "eigvalsh") and (args[1:2] or [kwargs.get("UPLO", "L")])[0] not in ("L", "U"):
+        raise ValueError("UPLO argument must be 'L' or 'U'")  # (CuPy 14's: upper case only)
+    if name == "require" and any(type(r) is str and r.upper() in ("A", "ALIGNED", "W", "WRITEABLE", "E", "ENSUREARRAY")
+                                 for r in ([(args[2:3] or [kwargs.get("requirements")])[0] or []][0])):
+        raise ValueError("Incorrect flag in requirements")  # (CuPy 14's require: C, F and O only)
+    if name in _FFT_ND and any(type(n) is int and n == -1 for n in (args[1] if len(args) > 1 else kwargs.get("s")) or ()):
+        raise ValueError("Invalid number of FFT data points (-1) specified.")  # (CuPy reads -1 as a length)
+    if name == "concatenate" and args and any(type(v) is not ndarray for v in args[0]):
+        raise TypeError(f"Unsupported type {type(next(v for v in args[0] if type(v) is not ndarray))}")
+    if type(kwargs.get("axis")) is ndarray:
+        raise TypeError("'ndarray' object cannot be interpreted as an integer")  # (CuPy's axes: ints)
+    if name == "concatenate" and args and (args[1:2] or [kwargs.get("axis", 0)])[0] is not None and any(
+            v.ndim == 0 for v in args[0]):
+        raise TypeError("zero-dimensional arrays cannot be concatenated")  # (CuPy's class; NumPy's is ValueError)
+
+
+def _memset_zero(name, a, kw):
+    """CuPy makes scalars and fills by fill(), which writes any zero (-0.0 too) by memset."""
+    i = _FILLS[name]
+    key = "fill_value" if name == "full" else None
+    v = a[i] if len(a) > i else kw.get(key) if key else None
+    if isinstance(v, (int, float, complex, numpy.generic)) or (type(v) is numpy.ndarray and v.ndim == 0):
+        try:
+            zero = v == 0 and numpy.asarray(v).dtype.kind in "fc"
+        except Exception:
+            zero = False
+        if zero:
+            v = numpy.zeros((), numpy.asarray(v).dtype)[()] if not isinstance(v, numpy.ndarray) else numpy.zeros((), v.dtype)
+            if len(a) > i:
+                a = [*a[:i], v, *a[i + 1:]]
+            else:
+                kw = {**kw, key: v}
+    return a, kw
+
+
+class _Ufunc:
+    def __init__(self, npu, spec):
+        self._np = npu
+        self.__name__ = npu.__name__
+        self.nin, self.nout, self.nargs = npu.nin, npu.nout, npu.nargs
+        self.types = spec.get("types", npu.types)
+        # (CuPy 14 has no complex loops for the logical ufuncs: TypeError 'Wrong type')
+        self._complex = any(c in t.split("->")[0] for t in self.types for c in "FD")
+
+    def __call__(self, *args, **kwargs):
+        if kwargs.keys() - {"out", "dtype", "casting"}:  # (CuPy's ufuncs take these three only)
+            raise TypeError(f"Wrong arguments {dict((k, v) for k, v in kwargs.items() if k not in ('out', 'dtype', 'casting'))}")
+        for x in (*args, kwargs.get("out")):
+            if type(x) is numpy.ndarray or type(x) is list or x is Ellipsis:
+                raise TypeError(f"Unsupported type {type(x)}")
+        if not self._complex and any(
+                type(x) is complex or numpy.dtype(getattr(x, "dtype", bool)).kind == "c" for x in args):
+            raise TypeError(f"Wrong type ({tuple(numpy.result_type(x) for x in args)}) of arguments for cupy_{self.__name__}")
+        r = self._np(*[_unwrap(x, False) for x in args], **{k: _unwrap(v, False) for k, v in kwargs.items()})
+        out = kwargs.get("out")
+        return out if type(out) is ndarray and r is out._h else _wrap(r)
+
+    def outer(self, a, b):
+        return _wrap(self._np.outer(_unwrap(a, True), _unwrap(b, True)))
+
+    def at(self, a, idx, b=None):
+        self._np.at(a._h, _unwrap(idx, False), *(() if b is None else (_unwrap(b, False),)))
+
+    def reduce(self, *a, **k):
+        raise NotImplementedError(f"{self.__name__}.reduce is not supported")
+
+    accumulate = reduceat = reduce
+
+
+class _Flags:
+    # cupy._core.flags.Flags: three flags, by attribute or by NumPy's key, and fnc/forc
+    _KEYS = {"C_CONTIGUOUS": "c_contiguous", "F_CONTIGUOUS": "f_contiguous", "OWNDATA": "owndata"}
+
+    def __init__(self, h):
+        self.c_contiguous = h.flags.c_contiguous
+        self.f_contiguous = h.flags.f_contiguous
+        self.owndata = h.flags.owndata
+
+    fnc = property(lambda s: s.f_contiguous and not s.c_contiguous)
+    forc = property(lambda s: s.f_contiguous or s.c_contiguous)
+
+    def __getitem__(self, name):
+        if name not in self._KEYS:
+            raise KeyError(f"{name} is not defined for cupy.ndarray.flags")
+        return getattr(self, self._KEYS[name])
+
+
+class ndarray:
+    __slots__ = ("_h", "_base", "__weakref__")
+    __array_priority__ = 100
+
+    def __init__(self, shape, dtype=float, memptr=None, strides=None, order="C"):
+        self._h = numpy.ndarray(shape, dtype, strides=strides, order=order)
+        _adopt(self, self._h)
+
+    shape = property(lambda s: s._h.shape, lambda s, v: setattr(s._h, "shape", v))
+    dtype = property(lambda s: s._h.dtype)
+    ndim = property(lambda s: s._h.ndim)
+    size = property(lambda s: s._h.size)
+    itemsize = property(lambda s: s._h.itemsize)
+    nbytes = property(lambda s: s._h.nbytes)
+    strides = property(lambda s: s._h.strides)
+    flags = property(lambda s: _Flags(s._h))
+    T = property(lambda s: _wrap(s._h.T))
+    mT = property(lambda s: _wrap(s._h.mT))
+    # the owner array; None where NumPy's base is its own (a structured view in np.unique(axis=)):
+    # a CuPy array's base is always a CuPy array
+    base = property(lambda s: s._base)
+    data = property(lambda s: types.SimpleNamespace(ptr=s._h.ctypes.data))  # (a host address, standing in)
+    device = property(lambda s: _DEVICE)
+    real = property(lambda s: _wrap(s._h.real), lambda s, v: setattr(s._h, "real", _unwrap(v, False)))
+    imag = property(lambda s: _wrap(s._h.imag), lambda s, v: setattr(s._h, "imag", _unwrap(v, False)))
+    flat = property(lambda s: _Flat(s))
+
+    def get(self, stream=None, order="C", out=None, blocking=True):
+        return numpy.array(self._h, order=order)
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        return self._h.__dlpack__(max_version=max_version, copy=copy)  # (host memory, standing in)
+
+    def __dlpack_device__(self):
+        return (2, 0)  # kDLCUDA, device 0: as a CuPy array says
+
+    def __array__(self, *a, **k):
+        raise TypeError("Implicit conversion to a NumPy array is not allowed. "
+                        "Please use `.get()` to construct a NumPy array explicitly.")
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        if name not in _NDARRAY:
+            raise AttributeError(f"'cupy.ndarray' object has no attribute {name!r}")
+        m = getattr(self._h, name)
+        if not callable(m):
+            return _wrap(m)
+        if name == "sort" and not self._h.flags.c_contiguous:
+            def m(*a, **k):  # (as CuPy 14's in-place sort)
+                raise NotImplementedError("Sorting non-contiguous array is not supported.")
+        return _func(name, m, _NDARRAY[name], strict=False, method=True)
+
+    def __getitem__(self, k):
+        k = _unwrap_index(k)
+        r = self._h[k]
+        if isinstance(r, numpy.generic):  # CuPy gives a 0-d view of the element, not a copy
+            r = self._h[(*k, Ellipsis) if type(k) is tuple else (k, Ellipsis)]
+        return _wrap(r)
+
+    def __setitem__(self, k, v):
+        if type(v) is numpy.ndarray:
+            raise TypeError("Unsupported type <class 'numpy.ndarray'>")
+        if isinstance(v, (float, complex, numpy.inexact)) and v == 0:
+            v = type(v)(0)  # (CuPy writes a number by fill(): a zero, -0.0 too, by memset)
+        self._h[_unwrap_index(k)] = _unwrap(v, False)
+
+    def __len__(self):
+        return len(self._h)
+
+    def __iter__(self):
+        if self._h.ndim == 0:
+            raise TypeError("iteration over a 0-d array")
+        return (self[i] for i in range(len(self._h)))
+
+    def __bool__(self):
+        return bool(self._h)
+
+    def __int__(self):
+        return int(self._h)
+
+    def __float__(self):
+        return float(self._h)
+
+    def __complex__(self):
+        return complex(self._h)
+
+    def __index__(self):  # (CuPy's 0-d arrays are not integers to operator.index)
+        raise TypeError(f"'{type(self).__name__}' object cannot be interpreted as an integer")
+
+    def __repr__(self):
+        return repr(self._h)
+
+    def copy(self, order="C"):
+        return _wrap(self._h.copy(order))
+
+
+def _method(name):
+    spec = _NDARRAY[name]
+
+    def m(self, *args, **kwargs):
+        return _func(name, getattr(self._h, name), spec, strict=False, method=True)(*args, **kwargs)
+    m.__name__ = name
+    m.__signature__ = signature(spec, method=True)
+    return m
+
+
+for _n in dir(numpy.ndarray):
+    if not _n.startswith("_") and _n not in ndarray.__dict__ and callable(getattr(numpy.ndarray, _n)):
+        if _n in _NDARRAY:
+            setattr(ndarray, _n, _method(_n))
+
+
+def _unwrap_index(k):
+    if type(k) is tuple:
+        return tuple(_unwrap_index(v) for v in k)
+    if type(k) is ndarray:
+        h = k._h
+        if h.dtype.kind in "iu":
+            return h  # (CuPy wraps out-of-bounds indices; xpshim checks before)
+        return h
+    if type(k) is numpy.ndarray:
+        raise TypeError("Unsupported type <class 'numpy.ndarray'>")
+    if type(k) is slice:  # (CuPy reads 0-d arrays as slice bounds, though not as operator.index)
+        return slice(*(v._h.item() if type(v) is ndarray else v for v in (k.start, k.stop, k.step)))
+    return k
+
+
+class _Flat:
+    def __init__(self, a):
+        self._a = a
+
+    def __getitem__(self, k):
+        return _wrap(self._a._h.flat[_unwrap_index(k)])
+
+    def __setitem__(self, k, v):
+        self._a._h.flat[_unwrap_index(k)] = _unwrap(v, False)
+
+
+def _op(name):
+    def f(self, other):
+        if type(other) is numpy.ndarray or type(other) is list:
+            raise TypeError(f"Unsupported type {type(other)}")
+        o = other._h if type(other) is ndarray else other
+        r = getattr(self._h, name)(o)
+        if r is NotImplemented:
+            return r
+        if name.startswith("__i"):
+            return self
+        return _wrap(r)
+    return f
+
+
+for _n in ("add", "sub", "mul", "matmul", "truediv", "floordiv", "mod", "pow", "lshift", "rshift",
+           "and", "xor", "or", "divmod", "lt", "le", "eq", "ne", "gt", "ge"):
+    setattr(ndarray, f"__{_n}__", _op(f"__{_n}__"))
+    if _n not in ("lt", "le", "eq", "ne", "gt", "ge"):
+        setattr(ndarray, f"__r{_n}__", _op(f"__r{_n}__"))
+        if _n != "divmod":
+            setattr(ndarray, f"__i{_n}__", _op(f"__i{_n}__"))
+for _n in ("neg", "pos", "abs", "invert"):
+    setattr(ndarray, f"__{_n}__", (lambda n: lambda self: _wrap(getattr(self._h, n)()))(f"__{_n}__"))
+
+
+def _module(sub, npmod, strict=True):
+    name = f"cupy.{sub}" if sub else "cupy"
+    mod = types.ModuleType(name)
+    entries = _API["modules"][sub]
+
+    def __getattr__(attr):
+        spec = entries.get(attr)
+        if spec is None:
+            raise AttributeError(f"module {name!r} has no attribute {attr!r}")
+        obj = getattr(npmod, attr)
+        if isinstance(obj, numpy.ufunc) and spec["kind"] == "ufunc":  # (CuPy's matmul is a function)
+            r = _Ufunc(obj, spec)
+        elif isinstance(obj, types.ModuleType) or isinstance(obj, type):
+            raise AttributeError(attr)
+        elif callable(obj):
+            r = _func(attr, obj, spec, strict=strict)
+        else:
+            r = obj
+        setattr(mod, attr, r)
+        return r
+
+    mod.__getattr__ = __getattr__
+    return mod
+
+
+this = sys.modules[__name__]
+_top = _module("", numpy)
+for _sub in ("linalg", "fft", "random", "lib", "polynomial"):
+    # cupy.random's functions call cupy.asarray on their parameters: they take lists
+    setattr(this, _sub, _module(_sub, getattr(numpy, _sub), strict=_sub != "random"))
+random.RandomState = lambda seed=None: _Generator(numpy.random.RandomState(seed), "RandomState")  # noqa: F821
+lib.stride_tricks = _module("lib.stride_tricks", numpy.lib.stride_tricks)  # noqa: F821
+
+
+def __getattr__(attr):
+    return getattr(_top, attr)
+
+
+def asarray(a, dtype=None, order=None, *, copy=None, blocking=False):
+    if type(a) is ndarray:
+        if copy is False and dtype is not None and a.dtype != dtype:
+            raise ValueError("Unable to avoid copy while creating an array as requested.")
+        if copy:
+            return _wrap(a._h.astype(a.dtype if dtype is None else dtype, order="K" if order is None else order))
+        return a if dtype is None or a.dtype == dtype else _wrap(a._h.astype(dtype))
+    if copy is False:  # (host data is always copied to the device)
+        raise ValueError("Unable to avoid copy while creating an array as requested.")
+    return _wrap(numpy.array(a, dtype=dtype, order=order))
+
+
+def from_dlpack(array, *, device=None, copy=None):
+    if array.__dlpack_device__()[0] != 2:
+        raise TypeError(f"from_dlpack takes a DLPack tensor on a CUDA device, not {type(array)}")
+    return _wrap(numpy.from_dlpack(_HostTensor(array)))
+
+
+class _HostTensor:
+    """A simulated device's DLPack tensor (xpshim's array of one) read as the host memory it is."""
+
+    def __init__(self, x):
+        self._x = x
+
+    def __dlpack_device__(self):
+        return (1, 0)
+
+    def __dlpack__(self, **kwargs):
+        return self._x.__dlpack__(**kwargs)
+
+
+def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *, blocking=False):
+    h = obj._h if type(obj) is ndarray else obj
+    return _wrap(numpy.array(h, dtype=dtype, copy=copy, order=order, ndmin=ndmin))
+
+
+def asnumpy(a, stream=None, order="C", out=None, *, blocking=True):
+    return a.get() if type(a) is ndarray else numpy.asarray(a)
+
+
+def place(arr, mask, vals):
+    # CuPy's place casts the values to the array's dtype (NumPy's own refuses, say, int64
+    # values for an int16 array)
+    v = vals._h if type(vals) is ndarray else numpy.asarray(vals)
+    numpy.place(arr._h, mask._h if type(mask) is ndarray else mask, v.astype(arr.dtype))
+
+
+class _Pool:
+    def free_all_blocks(self):
+        pass
+
+
+def get_default_memory_pool():
+    return _Pool()
+
+
+get_default_pinned_memory_pool = get_default_memory_pool
+
+cuda = types.SimpleNamespace(
+    memory=types.SimpleNamespace(OutOfMemoryError=OutOfMemoryError),
+    is_available=lambda: True,
+    runtime=types.SimpleNamespace(getDeviceCount=lambda: 1, runtimeGetVersion=lambda: 0, driverGetVersion=lambda: 0),
+)
+__version__ = _API["cupy"]
+
+
+class _Device:
+    id = 0
+
+    def __repr__(self):
+        return "<CUDA Device 0>"
+
+
+_DEVICE = _Device()
+
+# CuPy's elementwise kernels, compiled by the host's C++ compiler (xpshim/_exact.cuh's
+# NumPy formulas run through it here, and through NVRTC on a GPU). Without a compiler
+# the name is absent, and xpshim's kernels are not used (CuPy's ufuncs, NumPy's loops, run).
+if kernels.compiler():
+    ElementwiseKernel = kernels.ElementwiseKernel
