@@ -23,11 +23,28 @@ UFUNC_METHODS = ("reduce", "accumulate", "reduceat", "outer", "at")
 
 
 def _cupy():
-    try:
-        import cupy
-    except Exception:  # pragma: no cover - report without CuPy: everything is host or gap
-        return None
-    return cupy
+    """The CuPy whose API the report reads: the installed one; where none is (or with
+    XPSHIM_SIMULATE_GPU=1), the simulated GPU's, which is CuPy's API from xpshim's snapshot."""
+    from . import _config
+
+    if not _config.simulate_gpu:
+        try:
+            import cupy
+        except Exception:  # not installed, or broken: the snapshot stands in
+            pass
+        else:
+            return cupy
+    from . import _simgpu
+
+    return _simgpu.module()
+
+
+def _cupy_name(cp):
+    from . import _simgpu
+
+    if cp is _simgpu.module():
+        return f"{_simgpu.version()} (xpshim's snapshot of its API; CuPy itself is not used)"
+    return cp.__version__
 
 
 def _where(name, cupy_has, table):
@@ -101,7 +118,7 @@ def report():
     native = sum(v for k, v in counts.items() if not k.startswith("host"))
     total = len(rs)
     cp = _cupy()
-    lines = [f"NumPy {numpy.__version__}, CuPy {getattr(cp, '__version__', 'not installed')}",
+    lines = [f"NumPy {numpy.__version__}, CuPy {_cupy_name(cp)}",
              f"{total} NumPy callables (functions, ufuncs, ufunc methods, random Generator and RandomState methods)",
              *(f"  {k:10} {v}" for k, v in sorted(counts.items())),
              f"GPU-native: {native} of {total} ({100.0 * native / total:.1f}%)" if total else "nothing found",
