@@ -1,4 +1,4 @@
-"""Device and fallback policy: environment variables and per-thread overrides.
+"""Device and fallback policy: environment variables, and the device of `with xpshim.device(...)` (per thread and asyncio task).
 
 Environment variables, read once at import:
 
