@@ -12,14 +12,22 @@ import numpy
 import pytest
 
 import xpshim
-from xpshim import _signatures, _simgpu
+from xpshim import _config, _coverage, _signatures, _simgpu
+from xpshim._registry import ROUTED_MODULES
 from xpshim._simgpu import cupy as sim
 from xpshim._simgpu import kernels
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 API = _simgpu.api()
-SUBMODULES = {"": sim, **{s: getattr(sim, s) for s in ("linalg", "fft", "random", "lib", "polynomial")},
-              "lib.stride_tricks": sim.lib.stride_tricks}
+
+
+def _sub(dotted, root):
+    for part in filter(None, dotted.split(".")):
+        root = getattr(root, part)
+    return root
+
+
+SUBMODULES = {sub: _sub(sub, sim) for sub in API["modules"]}
 
 
 def _functions():
@@ -34,7 +42,10 @@ def _functions():
 
 def test_the_snapshot_names_a_version_and_covers_the_routed_modules():
     assert API["cupy"].count(".") == 2
-    assert set(API["modules"]) == set(SUBMODULES)
+    # (CuPy 14.2 has every module xpshim routes to: a module it lacked would be absent here)
+    assert set(API["modules"]) == {"", *(m for m in ROUTED_MODULES.values() if m)}
+    for sub, mod in SUBMODULES.items():
+        assert isinstance(mod, type(sim)) and (not sub or mod.__name__ == "cupy." + sub), sub
     assert len(_functions()) > 250  # (CuPy 14.2: 282 top-level functions, most of them in NumPy too)
 
 
@@ -53,7 +64,7 @@ def test_each_function_takes_the_keywords_cupy_takes(sub, name, spec):
 
 def test_names_cupy_lacks_are_absent():
     for sub, mod in SUBMODULES.items():
-        npmod = numpy.lib.stride_tricks if sub == "lib.stride_tricks" else getattr(numpy, sub) if sub else numpy
+        npmod = _sub(sub, numpy)
         missing = [n for n in dir(npmod) if not n.startswith("_") and n not in API["modules"][sub]]
         assert missing or sub == "lib.stride_tricks"
         for n in missing:
@@ -91,7 +102,26 @@ def test_ufunc_loops_follow_the_snapshot():
                     u(*[z] * u.nin)
 
 
-def test_the_snapshot_matches_the_installed_cupy():
+def test_random_classes_have_the_snapshots_methods():
+    for cls in ("Generator", "RandomState"):
+        spec = API["classes"][f"random.{cls}"]
+        c = getattr(sim.random, cls)
+        assert isinstance(c, type), cls
+        want = {n: s for n, s in spec.items() if s["kind"] == "method" and not n.startswith("__")}
+        assert {n for n in dir(c) if not n.startswith("_")} == set(want), cls
+        for n, s in want.items():
+            got = _signatures.accepted(getattr(c, n))
+            assert got == (None if s["keywords"] is None else frozenset(s["keywords"])), f"{cls}.{n}"
+    g, r = sim.random.default_rng(0), sim.random.RandomState(0)
+    assert isinstance(g, sim.random.Generator) and isinstance(r, sim.random.RandomState)
+    # NumPy's generators behind them: the same streams, as device arrays
+    assert g.standard_normal(3).get().tolist() == numpy.random.default_rng(0).standard_normal(3).tolist()
+    assert r.randint(0, 9, size=4).get().tolist() == numpy.random.RandomState(0).randint(0, 9, size=4).tolist()
+    assert not hasattr(g, "multinomial") and not hasattr(r, "multinomial")  # (CuPy's have none)
+
+
+def _installed_cupy():
+    """The installed CuPy where it is the snapshot's version; else the test skips, saying why."""
     try:
         import cupy
     except Exception as e:
@@ -99,9 +129,15 @@ def test_the_snapshot_matches_the_installed_cupy():
     if cupy.__version__ != API["cupy"]:
         pytest.skip(f"CuPy {cupy.__version__} is installed, the snapshot is of {API['cupy']}: "
                     "run `python -m xpshim._simgpu.snapshot` to take one of this version")
+    return cupy
+
+
+def test_the_snapshot_matches_the_installed_cupy():
+    cupy = _installed_cupy()
     from xpshim._simgpu import snapshot
 
     now = snapshot.take(cupy)
+    assert set(now["modules"]) == set(API["modules"])
     for key in ("modules", "classes"):
         for part in API[key]:
             differ = sorted(n for n in set(now[key][part]) | set(API[key][part])
@@ -109,12 +145,29 @@ def test_the_snapshot_matches_the_installed_cupy():
             assert not differ, f"{key} {part!r}: {differ[:20]}"
 
 
+def _first_difference(got, want):
+    return next(((i, g, w) for i, (g, w) in enumerate(zip(got, want)) if g != w), (len(want), got[len(want):], ""))
+
+
+def test_gaps_rows_are_the_same_with_the_simulated_module_and_with_cupy(monkeypatch):
+    cupy = _installed_cupy()
+    monkeypatch.setattr(_config, "simulate_gpu", False)
+    assert _coverage._cupy() is cupy
+    real = _coverage.rows()
+    monkeypatch.setattr(_config, "simulate_gpu", True)
+    assert _coverage._cupy() is sim
+    simulated = _coverage.rows()
+    assert any(n.startswith("random.RandomState.") and w == "cupy" for n, w, _ in real)
+    assert simulated == real, _first_difference(simulated, real)
+
+
 # ---- the variable, end to end, in fresh processes -----------------------------------
 
-def _run(code, **env):
+def _run(code, *, argv=None, **env):
+    """``python -c code`` (or ``python argv...``) in a fresh process, with only the XPSHIM_ variables in ``env``."""
     e = {k: v for k, v in os.environ.items() if not k.startswith(("XPSHIM_", "NUMBA_ENABLE_CUDASIM"))}
     e.update(env, PYTHONPATH=ROOT)
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=e, cwd=ROOT)
+    return subprocess.run([sys.executable, *(argv or ["-c", code])], capture_output=True, text=True, env=e, cwd=ROOT)
 
 
 def test_simulate_gpu_places_counts_and_raises():
@@ -139,6 +192,17 @@ def test_simulate_gpu_with_device_gpu_and_info():
     assert info.returncode == 0, info.stderr
     assert f"simulated (XPSHIM_SIMULATE_GPU=1): NumPy on the CPU with CuPy {API['cupy']}'s API" in info.stdout
     assert "no C++ compiler" in info.stdout
+
+
+def test_explain_all_is_the_same_with_the_simulated_module_and_with_cupy():
+    _installed_cupy()
+    out = {}
+    for v in ("0", "1"):
+        r = _run(None, argv=["-m", "xpshim", "explain", "--all"], XPSHIM_SIMULATE_GPU=v)
+        assert r.returncode == 0, r.stderr
+        out[v] = r.stdout.splitlines()
+    assert "  CuPy function: cupy.polynomial.polyutils.trimseq" in out["0"]
+    assert out["1"] == out["0"], _first_difference(out["1"], out["0"])
 
 
 def test_simulate_gpu_bad_value_names_the_fix():

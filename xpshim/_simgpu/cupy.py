@@ -43,31 +43,45 @@ def _unwrap(x, strict):
     return x
 
 
-class _Generator:
-    """CuPy's Generator (or RandomState) as far as it goes: only the methods the real one has."""
+class _Random:
+    """CuPy's random Generator or RandomState, a NumPy one behind it: the class has exactly
+    the methods the snapshot lists for CuPy's (``_random_class``), each NumPy's method."""
 
-    def __init__(self, g, cls="Generator"):
-        self._g, self._cls = g, cls
+    _cls = None
 
-    def __getattr__(self, name):
-        spec = _API["classes"][f"random.{self._cls}"].get(name)
-        if spec is None:
-            raise AttributeError(f"'cupy.random.{self._cls}' object has no attribute {name!r}")
-        f = _func(name, getattr(self._g, name), spec, strict=False)
-        g = f
+    @classmethod
+    def _of(cls, g):
+        o = object.__new__(cls)
+        o._g = g
+        return o
 
-        def f(*a, **k):  # (CuPy's methods make their output with ndarray(size): ints only)
-            for v in (*a, k.get("size")):
-                if (type(v) is tuple and any(type(e) is ndarray for e in v)) or type(k.get("size")) is ndarray:
-                    raise TypeError("'ndarray' object cannot be interpreted as an integer")
-            return g(*a, **k)
+    def _call(self, name, args, kwargs):
+        f = _func(name, getattr(self._g, name), _API["classes"][f"random.{self._cls}"][name], strict=False)
+        for v in (*args, kwargs.get("size")):  # (CuPy's methods make their output with ndarray(size): ints only)
+            if (type(v) is tuple and any(type(e) is ndarray for e in v)) or type(kwargs.get("size")) is ndarray:
+                raise TypeError("'ndarray' object cannot be interpreted as an integer")
         if name == "integers":  # (CuPy's takes Python ints only: int(low), int(high))
-            def integers(low, high=None, *a, **k):
-                if numpy.ndim(low) or numpy.ndim(high):
-                    raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
-                return f(low, high, *a, **k)
-            return integers
-        return f
+            low = args[0] if args else kwargs.get("low")
+            high = args[1] if len(args) > 1 else kwargs.get("high")
+            if numpy.ndim(low) or numpy.ndim(high):
+                raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
+        return f(*args, **kwargs)
+
+
+def _random_class(cls, init):
+    """``cupy.random.<cls>``: ``init`` makes its NumPy generator; a method for each the snapshot lists."""
+    ns = {"_cls": cls, "__module__": "cupy.random", "__qualname__": cls,
+          "__init__": lambda self, *a, **k: setattr(self, "_g", init(*a, **k))}
+    for name, spec in _API["classes"][f"random.{cls}"].items():
+        if spec["kind"] != "method" or name.startswith("__"):
+            continue
+
+        def m(self, *args, _name=name, **kwargs):
+            return self._call(_name, args, kwargs)
+        m.__name__, m.__qualname__ = name, f"{cls}.{name}"
+        m.__signature__ = signature(spec, method=True)
+        ns[name] = m
+    return type(cls, (_Random,), ns)
 
 
 # As in CuPy, a view holds its owner array (``base``): the owner's reference count tells
@@ -88,7 +102,7 @@ def _adopt(o, r):
 
 def _wrap(r):
     if isinstance(r, numpy.random.Generator):
-        return _Generator(r)
+        return _Generator._of(r)
     if type(r) is numpy.ndarray:
         if r.dtype.kind not in "biufc" or r.dtype in (numpy.longdouble, numpy.clongdouble) and r.dtype.itemsize > 8 * (1 + (r.dtype.kind == "c")):
             # CuPy has no object, string, datetime, structured or extended-precision arrays
@@ -448,6 +462,12 @@ for _n in ("neg", "pos", "abs", "invert"):
     setattr(ndarray, f"__{_n}__", (lambda n: lambda self: _wrap(getattr(self._h, n)()))(f"__{_n}__"))
 
 
+def _resolve(mod, dotted):
+    for part in filter(None, dotted.split(".")):
+        mod = getattr(mod, part)
+    return mod
+
+
 def _module(sub, npmod, strict=True):
     name = f"cupy.{sub}" if sub else "cupy"
     mod = types.ModuleType(name)
@@ -475,11 +495,15 @@ def _module(sub, npmod, strict=True):
 
 this = sys.modules[__name__]
 _top = _module("", numpy)
-for _sub in ("linalg", "fft", "random", "lib", "polynomial"):
-    # cupy.random's functions call cupy.asarray on their parameters: they take lists
-    setattr(this, _sub, _module(_sub, getattr(numpy, _sub), strict=_sub != "random"))
-random.RandomState = lambda seed=None: _Generator(numpy.random.RandomState(seed), "RandomState")  # noqa: F821
-lib.stride_tricks = _module("lib.stride_tricks", numpy.lib.stride_tricks)  # noqa: F821
+for _sub in sorted(_API["modules"]):  # (a module before its submodules)
+    if _sub:
+        _parent, _, _leaf = _sub.rpartition(".")
+        # cupy.random's functions call cupy.asarray on their parameters: they take lists
+        setattr(_resolve(this, _parent), _leaf, _module(_sub, _resolve(numpy, _sub), strict=_sub != "random"))
+# (CuPy's Generator takes a CuPy bit generator, which the simulated device has not: a NumPy one stands in)
+_Generator = _random_class("Generator", numpy.random.Generator)
+_RandomState = _random_class("RandomState", lambda seed=None, method=None: numpy.random.RandomState(seed))
+random.Generator, random.RandomState = _Generator, _RandomState  # noqa: F821
 
 
 def __getattr__(attr):

@@ -3,10 +3,11 @@ installed; no GPU needed, nothing is called).
 
 The simulated GPU (``XPSHIM_SIMULATE_GPU=1``, ``xpshim._simgpu``) reads the file this writes
 (``api.json`` beside this module) and has exactly these names, keyword lists and ufunc
-loops, whatever CuPy is installed, or none. For each routed module it records every public
-name: its kind (``function``, ``ufunc``, ``class``, ``module``, ``value``), and for callables
-the keywords xpshim's own reader of CuPy signatures finds (``xpshim._signatures.accepted``;
-null: any) with the parameters where ``inspect`` reads them; for ufuncs their loop types.
+loops, whatever CuPy is installed, or none. For each module xpshim routes to
+(``_registry.ROUTED_MODULES``) that CuPy has, it records every public name: its kind
+(``function``, ``ufunc``, ``class``, ``module``, ``value``), and for callables the keywords
+xpshim's own reader of CuPy signatures finds (``xpshim._signatures.accepted``; null: any)
+with the parameters where ``inspect`` reads them; for ufuncs their loop types.
 It also records ``cupy.ndarray``'s attributes and the methods of CuPy's random generators.
 """
 
@@ -16,7 +17,10 @@ import os
 import sys
 import types
 
-MODULES = ("", "linalg", "fft", "random", "lib", "lib.stride_tricks", "polynomial")
+from .._registry import ROUTED_MODULES
+
+# CuPy's modules that xpshim routes NumPy's to (those CuPy lacks are left out at ``take``)
+MODULES = ("", *sorted({m for m in ROUTED_MODULES.values() if m}))
 CLASSES = {"ndarray": "ndarray", "random.Generator": "random.Generator",
            "random.RandomState": "random.RandomState"}
 PATH = os.path.join(os.path.dirname(__file__), "api.json")
@@ -63,7 +67,10 @@ def take(cupy):
         _resolve(cupy, dotted)  # (cupy.random loads Generator on first access: only then is it in dir())
     mods = {}
     for sub in MODULES:
-        m = _resolve(cupy, sub)
+        try:
+            m = _resolve(cupy, sub)
+        except AttributeError:  # (this CuPy has no such module: the simulated one has none either)
+            continue
         mods[sub] = {n: _entry(getattr(m, n), cupy) for n in sorted(dir(m))
                      if not n.startswith("_") and n not in ("np", "annotations")}
     classes = {}
