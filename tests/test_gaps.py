@@ -362,6 +362,15 @@ CASES["xpshim.block"] = [
     case("1d", lambda D: (([D((2,)), D((3,), seed=1)],), {})),
 ]
 
+# reshape's NumPy 2.1 / array API keywords (shape=, copy=), which CuPy's reshape lacks
+CASES["xpshim.reshape"] = [
+    case("shape", lambda D: ((D((3, 4)),), {"shape": (4, 3)})),
+    case("shape-F", lambda D: ((D((3, 4)),), {"shape": (2, 6), "order": "F"})),
+    case("copy-true", lambda D: ((D((2, 6)),), {"shape": (3, 4), "copy": True})),
+    case("copy-false-view", lambda D: ((D((2, 6)),), {"shape": (12,), "copy": False}), layouts=("c",)),
+    case("newshape", lambda D: ((D((2, 3)),), {"newshape": (3, 2)})),
+]
+
 # NumPy's own code run on CuPy (xpshim/_gaps/numpy_code.py)
 POLY = FLOAT + ("int64", "complex128")
 EMATH = FLOAT + ("int64", "int8", "uint8", "complex128", "complex64")

@@ -1,5 +1,6 @@
 """Module-level NumPy functions CuPy lacks, written as compositions of CuPy operations."""
 
+import inspect
 import math
 import operator
 
@@ -747,11 +748,16 @@ def poly(seq_of_zeros):
     raise Decline("CuPy's poly multiplies by FFT (inexact for many roots) and has no general eigensolver")
 
 
+_RESHAPE_NEWSHAPE = "newshape" in inspect.signature(numpy.reshape).parameters
+
+
 @implements("xpshim.reshape", kwargs={"shape", "newshape", "copy"})
 def reshape(a, shape=None, order="C", *, newshape=None, copy=None):
     """numpy.reshape's keywords of NumPy 2.1 and the array API (``shape=``, ``copy=``), which CuPy's
     reshape (``newshape``; CuPy 13: no ``copy``) does not take: CuPy's reshape, copied as ``copy`` says."""
     if newshape is not None:
+        if not _RESHAPE_NEWSHAPE:  # NumPy 2.4 removed it (deprecated since 2.1)
+            raise TypeError("reshape() got an unexpected keyword argument 'newshape'")
         if shape is not None:
             raise TypeError("You cannot specify 'newshape' and 'shape' arguments at the same time.")
         shape = newshape
