@@ -54,9 +54,10 @@ def _where(name, cupy_has, table):
     return f"gap:{how}" if how else "host"
 
 
-def rows():
-    """[(name, where, reason)] for every public NumPy callable xpshim routes."""
-    cp = _cupy()
+def rows(cp=None):
+    """[(name, where, reason)] for every public NumPy callable xpshim routes, read against
+    ``cp`` (default: the installed CuPy, else the simulated GPU's snapshot)."""
+    cp = _cupy() if cp is None else cp
     table = _gaps.table()
     replaced = _gaps.replacing()
     out = []

@@ -6,7 +6,7 @@ keywords it lacks, the gap implementation (``xpshim/_gaps``), the edge-case corr
 (``_edges``), NumPy's formula on the GPU (``_exact``), when the call falls back to the host
 and why, auto mode's placement estimate, the host fast path, and the Dask route. Nothing is
 called and no array is made, so it works on a machine without a GPU; the CuPy side is read
-from the CuPy installed, else from none (every GPU route is then a gap or the host).
+from the CuPy installed, else from the simulated GPU's snapshot of CuPy's API.
 
 ``explain_all()`` gives every routed callable's explanation, one after another: a dump that
 stays byte-identical while the code is reorganised is the check that routes did not change.
@@ -170,7 +170,7 @@ def _ufunc(name, npu, method, cp):
             lines.append(f"  edge cases: {_where(edge)}")
         lines.append("  keywords CuPy's ufunc lacks (where=, subok=, order=, ...) and dtypes with no GPU form: host fallback (counted)")
         return lines
-    rows = {r[0]: r for r in _coverage.rows()} if cp is not None else {}
+    rows = {r[0]: r for r in _coverage.rows(cp)}
     w = rows.get(f"{full}.{method}", (None, None, ""))[1]
     lines.append(f"{name}.{method} on GPU arrays: " + {"cupy": "CuPy", None: "unknown (CuPy not installed)"}.get(
         w, w.replace("gap:cupy", "xpshim's composition of CuPy operations").replace("gap:numba", "xpshim's Numba CUDA kernel")
