@@ -46,6 +46,7 @@ def main(argv=None):
     dt = time.perf_counter() - t0
     print(f"device: {np.get_device(image_array)}  image: {image.size[0]}x{image.size[1]}  "
           f"time: {dt * 1e3:.1f} ms (read, convert, write)  -> {args.out}")
+    print(f"why: {np.why_device()}")
     return gray_image
 
 

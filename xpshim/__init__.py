@@ -29,7 +29,7 @@ _LAZY = {
     "empty_pinned": "_handwritten", "free_gpu_memory": "_handwritten", "get_array_module": "_handwritten",
     "get_device": "_handwritten", "zeros_pinned": "_handwritten",
     "ndarray": "_ndarray", "numba_vectorize": "_vectorize",
-    "to_device": "_arrayapi", "__array_namespace_info__": "_arrayapi",
+    "to_device": "_arrayapi", "__array_namespace_info__": "_arrayapi", "why_device": "_config",
 }
 __array_api_version__ = _numpy.__array_api_version__  # the standard's version NumPy implements
 
@@ -51,7 +51,7 @@ if _config.report_path:
 from . import _imports  # noqa: E402
 
 _imports.install()  # `import xpshim.linalg` and friends, each built when first imported
-_OWN = {"device", "stats", "reset_stats", "asnumpy", "to_device", "get_device", "empty_pinned", "zeros_pinned",
+_OWN = {"device", "why_device", "stats", "reset_stats", "asnumpy", "to_device", "get_device", "empty_pinned", "zeros_pinned",
         "get_array_module", "free_gpu_memory", "numba_vectorize", "ConfigError", "DeviceError", "FallbackError",
         "FallbackWarning", "OutOfMemoryError", "TransferWarning", "XpshimError",
         "__array_api_version__", "__array_namespace_info__"}

@@ -180,7 +180,12 @@ def reset_policy(token):
 
 
 def why_device():
-    """One sentence saying why the current device was chosen."""
+    """One sentence saying why the current device was chosen (``xpshim.why_device()``).
+
+    >>> import xpshim as np
+    >>> np.why_device()    # doctest: +SKIP
+    'XPSHIM_DEVICE=auto and no usable GPU: CuPy is not installed (...)'
+    """
     from . import _backend
 
     dev = _policy.get()[0]
