@@ -114,17 +114,16 @@ def install(module, reason="installed by hand", placement=False):
     global xp, _status, live
     from . import _config, _ndarray, _placement
 
-    saved = (xp, _status, live, _config._default, _config._sized, _ndarray._cupy_ndarray, _placement._base_refs)
+    saved = (xp, _status, live, _config._default, _config._sized, _ndarray._cupy_ndarray)
     xp, _status, live = module, GpuStatus(True, reason, 1), True
     _config._default, _config._sized = "gpu", placement
     _ndarray._bind_cupy()
     _raw_types.clear()
-    _placement._base_refs = None
     _placement.refresh()
 
     def undo():
         global xp, _status, live
-        xp, _status, live, _config._default, _config._sized, _ndarray._cupy_ndarray, _placement._base_refs = saved
+        xp, _status, live, _config._default, _config._sized, _ndarray._cupy_ndarray = saved
         _raw_types.clear()
         _placement.refresh()
     return undo

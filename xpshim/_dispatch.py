@@ -16,7 +16,7 @@ import numpy
 
 from . import _backend, _config, _edges, _exact, _fallback, _gaps, _hostfast, _placement, _signatures, _transfer
 from ._errors import OutOfMemoryError
-from ._ndarray import dev, fresh, host, ndarray, wrap
+from ._ndarray import dev, fresh, host, ndarray, on_host_part, wrap
 from ._registry import (ARRAY_PARAMS, METHOD_ARRAY_ARGS, NO_OP_KWARGS, SEQUENCE_PARAMS, SEQUENCE_PARAMS_OF,
                         WRITES_INTO)
 
@@ -25,21 +25,26 @@ _MISSING = object()
 
 def locate(args, kwargs):
     """'gpu' if a GPU array is among the arguments (one level into lists), 'cpu'
-    if a NumPy array is, else None."""
+    if a NumPy array is (or a part of an array whose data a loop moved to the host:
+    NumPy's function reads and writes it there, through __array_function__), else None."""
     loc = None
     for group in (args, kwargs.values()):
         for a in group:
             t = type(a)
             if t is ndarray:
-                return "gpu"
-            if t is numpy.ndarray:
+                if not on_host_part(a):
+                    return "gpu"
+                loc = "cpu"
+            elif t is numpy.ndarray:
                 loc = "cpu"
             elif t is list or t is tuple:
                 for b in a:
                     tb = type(b)
                     if tb is ndarray:
-                        return "gpu"
-                    if tb is numpy.ndarray:
+                        if not on_host_part(b):
+                            return "gpu"
+                        loc = "cpu"
+                    elif tb is numpy.ndarray:
                         loc = "cpu"
             elif t is not int and t is not float and t is not str and _backend.is_raw_gpu_array(a):
                 return "gpu"
