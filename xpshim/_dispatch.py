@@ -858,9 +858,41 @@ def _size(k, v):
     return _sizes((v,))[0] if type(v) is tuple else v
 
 
+# Methods of GPU objects that write into their first argument (besides every out=)
+_WRITES_FIRST = frozenset({"shuffle"})
+
+
+def _writes_back(label, name, f):
+    """``f`` (a GPU object's method) made to write into NumPy arrays it is given to write into
+    (``shuffle(x)``, any ``out=``): each goes to the GPU as an xpshim array, and the result is
+    copied back into it (both copies counted), so the write lands where NumPy puts it."""
+    first = name in _WRITES_FIRST
+
+    def call(*args, **kwargs):
+        back = []
+        if first and args and type(args[0]) is numpy.ndarray and not host_only_dtype(args[0].dtype):
+            d = wrap(_transfer.to_device(args[0], f"{label}.{name} of a NumPy array"))
+            back.append((args[0], d))
+            args = (d, *args[1:])
+        out = kwargs.get("out") if kwargs else None
+        if type(out) is numpy.ndarray and not host_only_dtype(out.dtype):
+            d = wrap(_transfer.to_device(out, f"out= of {label}.{name}"))
+            back.append((out, d))
+            kwargs = {**kwargs, "out": d}
+        r = f(*args, **kwargs)
+        for h, d in back:
+            h[...] = host(d, f"{label}.{name} into a NumPy array")
+            if r is d:
+                r = h  # (NumPy answers with out= itself)
+        return r
+    call.__name__ = name
+    return call
+
+
 class GpuObject:
     """A CuPy object that is not an array (a random Generator, say), made to hand
-    back xpshim arrays. Methods CuPy lacks run on ``host_twin`` (counted, warned)."""
+    back xpshim arrays. Methods CuPy lacks run on ``host_twin`` (counted, warned).
+    Methods that write into an argument write into it on either device (``_writes_back``)."""
 
     __slots__ = ("_obj", "_twin", "_label")
 
@@ -868,6 +900,12 @@ class GpuObject:
         self._obj, self._twin, self._label = obj, host_twin, label
 
     def __getattr__(self, name):
+        f = self._method(name)
+        if callable(f) and (name in _WRITES_FIRST or _takes_out(f, name, self._twin)):
+            return _writes_back(self._label, name, f)
+        return f
+
+    def _method(self, name):
         c = getattr(self._obj, name, None)
         g = _gaps.lookup(f"{self._label}.{name}")
         if g is not None and (c is None or g.replaces):
@@ -905,6 +943,23 @@ class GpuObject:
 
     def __repr__(self):
         return f"<{self._label} on the GPU>"
+
+
+_TAKES_OUT = {}  # (type of NumPy's object, method name) -> whether it takes out=
+
+
+def _takes_out(f, name, twin):
+    """Whether NumPy's method ``name`` (on ``twin``, NumPy's object) takes ``out=``."""
+    key = (type(twin), name)
+    hit = _TAKES_OUT.get(key)
+    if hit is None:
+        h = getattr(twin, name, None)
+        try:
+            hit = h is not None and "out" in inspect.signature(h).parameters
+        except (TypeError, ValueError):
+            hit = True  # (a builtin without a signature: the call's keywords tell)
+        _TAKES_OUT[key] = hit
+    return hit
 
 
 def on_host(qualname, npf, modname):

@@ -282,6 +282,7 @@ class _Active(threading.local):
 
 _ARRAY_FUNCTION = _Active()
 _HOST_VALUES = frozenset({float, int, bool, complex, numpy.ndarray})
+_HOST_ARRAY = numpy.ndarray
 
 
 def _basic(key):
@@ -644,15 +645,19 @@ class ndarray(metaclass=_NdarrayMeta):
             if h is None:
                 h = _hview(self)
             t = type(key)
-            if t is tuple and len(key) == 2:  # (a[i, j], a[i, :j]: the loop's common case, checked inline)
-                t0, t1 = type(key[0]), type(key[1])
-                basic = (t0 is int or t0 is slice) and (t1 is int or t1 is slice)
-            else:
-                basic = False
-            if basic or t is int or t is slice or (t is tuple and _basic(key)):
+            if t is int or t is slice:
                 r = h[key]
                 # an element is a NumPy scalar, as NumPy's; a part is a view of the same storage
-                return r if type(r) is not numpy.ndarray else _host_part(self, key, r)
+                return r if type(r) is not _HOST_ARRAY else _host_part(self, key, r)
+            if t is tuple:
+                if len(key) == 2:  # (a[i, j], a[i, :j]: the loop's common case, checked inline)
+                    t0, t1 = type(key[0]), type(key[1])
+                    basic = (t0 is int or t0 is slice) and (t1 is int or t1 is slice)
+                else:
+                    basic = False
+                if basic or _basic(key):
+                    r = h[key]
+                    return r if type(r) is not _HOST_ARRAY else _host_part(self, key, r)
             hk = _placement.host_key(key)
             if hk is not None:
                 return h[hk]  # (a fancy index: a new array)
