@@ -10,6 +10,15 @@ from ._dispatch import GpuObject, asnumpy, call_gpu, follow_like, function, host
 from ._ndarray import fresh, ndarray, wrap
 
 
+def _refuse_copy(name, kwargs, where):
+    """NumPy's ValueError for ``copy=False`` when the data must cross to another device."""
+    if kwargs.get("copy", True) is False:
+        raise ValueError(f"Unable to avoid copy while creating an array as requested: {name}(..., copy=False) "
+                         f"of data on the {where[0]} for the {where[1]} needs a copy between the two. Pass "
+                         "copy=None (copy only if needed) or make the array where its data is "
+                         "(xpshim.device('cpu'), or xpshim.to_device(x, 'gpu') first)")
+
+
 def _creation(name):
     npf = getattr(numpy, name)
 
@@ -18,6 +27,7 @@ def _creation(name):
             return follow_like(f, npf, (a, dtype, *args), kwargs)
         if not _backend.live or _config.current_device() == "cpu":
             if type(a) is ndarray:
+                _refuse_copy(name, kwargs, ("GPU", "CPU device"))
                 a = _transfer.to_host(a._a, f"{name} on the CPU device")
             return npf(a, dtype, *args, **kwargs)
         xp = _backend.xp
@@ -38,6 +48,7 @@ def _creation(name):
             return h
         if sized and (h.size < _placement.limit or _placement.lines and _placement.made_here(h)):
             return h
+        _refuse_copy(name, kwargs, ("host", "GPU"))
         return fresh(_transfer.to_device(h, name))
 
     f.__name__ = f.__qualname__ = name

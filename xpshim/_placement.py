@@ -30,6 +30,7 @@ import math
 import operator
 import sys
 import weakref
+from collections.abc import Iterator
 
 import numpy
 
@@ -235,8 +236,23 @@ GROWS = {**{f"xpshim.fft.{n}": _fft_size(False) for n in ("fft", "ifft", "rfft",
                                                           "rfftn", "irfftn")}}
 
 
+def _consumable(args, kwargs):
+    """True when an argument is an iterator (a generator): reading it for an estimate would
+    leave NumPy an empty one (np.indices(n for n in dims))."""
+    for v in args:
+        if isinstance(v, Iterator):
+            return True
+    if kwargs:
+        for v in kwargs.values():
+            if isinstance(v, Iterator):
+                return True
+    return False
+
+
 def grows(name, args, kwargs):
     """True when ``name(*args, **kwargs)`` on host arrays makes a result past the crossover."""
+    if _consumable(args, kwargs):
+        return False
     try:
         n = GROWS[name](args, kwargs)
     except (TypeError, ValueError, OverflowError):
@@ -247,7 +263,7 @@ def grows(name, args, kwargs):
 def estimate(name, args, kwargs):
     """Elements that ``name(*args, **kwargs)`` makes, when that can be told before making it."""
     f = _ESTIMATES.get(name)
-    if f is None:
+    if f is None or _consumable(args, kwargs):
         return None
     try:
         return f(args, kwargs)
