@@ -69,7 +69,14 @@ def wrap(r):
 
 
 def _own(r, pinned=False):
-    """A new xpshim array owning the device root array ``r``: the first view of a new storage."""
+    """The xpshim array owning the device root array ``r``: the one that owns it already (a
+    function that hands back its input or out=, as NumPy's), else a new one, the first view
+    of a new storage."""
+    o = _storage.owner_of(r)
+    if o is not None:
+        if pinned:
+            o._st.pinned = True
+        return o
     o = _new(ndarray)
     o._d = r
     o._st = _storage.Storage(r, pinned)
