@@ -59,7 +59,10 @@ def wrap(r):
     """Wrap CuPy arrays in a result (array, tuple, list) as xpshim arrays."""
     t = type(r)
     if t is _cupy_ndarray or (t is not tuple and t is not list and _backend.is_raw_gpu_array(r)):
-        b = r.base
+        try:
+            b = r.base
+        except ValueError:  # (a base no array type stands for: the stand-in's view of a structured array)
+            return _own(r, pinned=True)
         return _own(r) if b is None else _view(r, b)
     if t is tuple or t is list:
         return t(map(wrap, r))
