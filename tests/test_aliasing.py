@@ -258,7 +258,7 @@ class Programs(RuleBasedStateMachine):
         return self._keep(np.asarray(h.copy()), h.copy())
 
     @rule(target=pairs, p=pairs, how=st.sampled_from(["slice", "strided", "reversed", "T", "ravel", "reshape",
-                                                        "split", "row"]))
+                                                        "split", "row", "np.ravel", "np.transpose"]))
     def view(self, p, how):
         x, ref = p
         if how == "slice":
@@ -271,6 +271,8 @@ class Programs(RuleBasedStateMachine):
             f = lambda a: a.T  # noqa: E731
         elif how == "ravel":
             f = lambda a: a.ravel()  # noqa: E731
+        elif how.startswith("np."):
+            f = lambda a: getattr(np if type(a) is not numpy.ndarray else numpy, how[3:])(a)  # noqa: E731
         elif how == "reshape":
             if ref.size % 2:
                 return p
@@ -299,7 +301,7 @@ class Programs(RuleBasedStateMachine):
                 x[i] = x[i] + 1.0
                 ref[i] = ref[i] + 1.0
 
-    @rule(target=pairs, p=pairs, how=st.sampled_from(["slice", "strided", "row", "ravel"]),
+    @rule(target=pairs, p=pairs, how=st.sampled_from(["slice", "strided", "row", "ravel", "np.ravel", "np.transpose"]),
           op=st.sampled_from(["+=", "*="]), write=st.booleans())
     def loop_then_view_then_whole(self, p, how, op, write):
         """The issue's phrase: a loop moves the data, a view is taken, the whole array is used."""

@@ -773,6 +773,9 @@ class ndarray(metaclass=_NdarrayMeta):
             # a view (np.ravel, np.transpose): made on the GPU, as a view of the storage there
             for x in _arrays_in(args, kwargs):
                 x._a  # (moves the storage back: counted)
+            f = _namespace.function_for(func)
+            if f is not None:
+                return f(*args, **kwargs)
         f = _namespace.function_for(func) if _writes(func.__name__, args, kwargs) else None
         if f is None or _ARRAY_FUNCTION.active is func:  # (xpshim's own call of NumPy's func)
             return func._implementation(*args, **kwargs)
