@@ -157,6 +157,15 @@ def test_shuffle_writes_into_its_argument(mode, make, where):
     assert sorted(got.tolist()) == list(range(50)) and (got != numpy.arange(50.0)).any()
 
 
+@pytest.mark.parametrize("make", [lambda: np.random.default_rng(3), lambda: np.random.RandomState(3)],
+                         ids=["Generator", "RandomState"])
+def test_shuffle_of_a_list_shuffles_the_list(mode, make):
+    x = list(range(50))
+    with pytest.warns(np.FallbackWarning, match="in place on the host"):  # (a counted host run)
+        make().shuffle(x)
+    assert sorted(x) == list(range(50)) and x != list(range(50))
+
+
 def test_writes_into_numpy_arguments_are_counted(mode):
     np.reset_stats()
     b = numpy.zeros(5)

@@ -862,13 +862,17 @@ def _size(k, v):
 _WRITES_FIRST = frozenset({"shuffle"})
 
 
-def _writes_back(label, name, f):
+def _writes_back(label, name, f, twin):
     """``f`` (a GPU object's method) made to write into NumPy arrays it is given to write into
     (``shuffle(x)``, any ``out=``): each goes to the GPU as an xpshim array, and the result is
-    copied back into it (both copies counted), so the write lands where NumPy puts it."""
+    copied back into it (both copies counted), so the write lands where NumPy puts it. A list
+    to write into is NumPy's method's, on the host (``twin``; a counted fallback)."""
     first = name in _WRITES_FIRST
 
     def call(*args, **kwargs):
+        if first and args and type(args[0]) is list and twin is not None:
+            return _fallback.run(f"{label}.{name}", getattr(twin, name), args, kwargs,
+                                 "a list is written into in place on the host")
         back = []
         if first and args and type(args[0]) is numpy.ndarray and not host_only_dtype(args[0].dtype):
             d = wrap(_transfer.to_device(args[0], f"{label}.{name} of a NumPy array"))
@@ -902,7 +906,7 @@ class GpuObject:
     def __getattr__(self, name):
         f = self._method(name)
         if callable(f) and (name in _WRITES_FIRST or _takes_out(f, name, self._twin)):
-            return _writes_back(self._label, name, f)
+            return _writes_back(self._label, name, f, self._twin)
         return f
 
     def _method(self, name):
