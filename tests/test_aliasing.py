@@ -3,8 +3,8 @@
 Every xpshim array on the GPU is a view of one storage (the allocation) that auto mode moves
 as a whole (docs/placement.md): these tests run programs beside NumPy, on the NumPy-backed
 CuPy stand-in in auto mode (moves happen) and gpu mode (none do), and check every array and
-view after every step. ``XPSHIM_ALIASING_EXAMPLES`` raises the number of random programs
-(200+ on a real GPU).
+view after every step. ``XPSHIM_ALIASING_EXAMPLES`` raises the number of random programs, and
+``XPSHIM_ALIASING_REAL=1`` runs them on real CuPy (200+ examples on a real GPU).
 """
 
 import inspect
@@ -27,8 +27,17 @@ EXAMPLES = int(os.environ.get("XPSHIM_ALIASING_EXAMPLES", "50"))
 CROSSOVER = 32  # small, so that arrays on both sides of it stay small
 
 
+def _backend_module():
+    """The stand-in, or real CuPy with XPSHIM_ALIASING_REAL=1 on a machine with a usable GPU."""
+    if os.environ.get("XPSHIM_ALIASING_REAL") == "1":
+        if not (_backend.gpu_status().usable and getattr(_backend.xp, "__name__", "") == "cupy"):
+            pytest.skip(f"XPSHIM_ALIASING_REAL=1 but no usable CUDA GPU: {_backend.gpu_status().reason}")
+        return _backend.xp
+    return fakecupy
+
+
 def _install(mode):
-    undo = _backend.install(fakecupy, "NumPy-backed stand-in for tests", placement=(mode == "auto"))
+    undo = _backend.install(_backend_module(), "tests (test_aliasing)", placement=(mode == "auto"))
     saved = _config._crossover
     _config._crossover = (CROSSOVER, "set by the test")
     _placement.refresh()

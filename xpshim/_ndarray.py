@@ -1,12 +1,12 @@
 """The GPU-side array type, and what it promises to host code.
 
-An ``xpshim.ndarray`` on the GPU holds one CuPy array (``_a``), or, after auto
-mode moved its data to the host because a Python loop reads and writes it element
-by element (``_placement``), one NumPy array (``_h``) and no ``_a``: never both, so
-nothing goes stale. Scalar indexing and the metadata are then served from the host;
-any other use finds ``_a`` missing and ``__getattr__`` moves the data back first
-(counted). On the CPU xpshim hands out plain ``numpy.ndarray`` objects;
-``isinstance(x, xpshim.ndarray)`` is true for both.
+An ``xpshim.ndarray`` on the GPU is a view of one storage (``_storage``: the allocation),
+which lives on the GPU, or, after auto mode moved it to the host because a Python loop reads
+and writes it element by element (``_placement``), on the host. Each array reads its data
+where the storage is: element and small-part accesses on the host, anything else on the
+GPU (``x._a`` moves the storage back first, counted). Every view of a storage follows its
+moves, so no write is lost (docs/placement.md). On the CPU xpshim hands out plain
+``numpy.ndarray`` objects; ``isinstance(x, xpshim.ndarray)`` is true for both.
 
 Host code gets the data through the usual protocols (``__array__``, the buffer
 protocol on Python 3.12+, ``__array_interface__``, ``tobytes``), and every such
