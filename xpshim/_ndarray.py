@@ -75,14 +75,16 @@ def _own(r, pinned=False):
     """The xpshim array owning the device root array ``r``: the one that owns it already (a
     function that hands back its input or out=, as NumPy's), else a new one, the first view
     of a new storage."""
-    o = _storage.owner_of(r)
-    if o is not None:
-        if pinned:
-            o._st.pinned = True
-        return o
+    ref = _owners.get(id(r))
+    if ref is not None:
+        o = ref()
+        if o is not None and o._d is r:
+            if pinned:
+                o._st.pinned = True
+            return o
     o = _new(ndarray)
     o._d = r
-    o._st = _storage.Storage(r, pinned)
+    o._st = _storage.new(r, pinned)
     o._b = o._hv = o._p = None
     o._n = 0
     _storage.register(o, r)
@@ -122,13 +124,16 @@ def fresh(r, sources=()):
     line whose arrays a loop used on the host is made a NumPy array there (``_placement``;
     ``sources``: the call's arguments, whose lines are then remembered as well). A CuPy
     argument handed back (``asarray(cupy_array)``) is the caller's memory: it never moves."""
-    if type(r) is not _cupy_ndarray or r.base is not None or not _placement.limit <= r.size <= _placement.LINE_CAP \
-            or not _config.placing():
-        if sources and type(r) is _cupy_ndarray and r.base is None and any(s is r for s in sources):
-            return _own(r, pinned=True)
+    if type(r) is not _cupy_ndarray:
         return wrap(r)
-    if any(s is r for s in sources):
-        return _own(r, pinned=True)
+    b = r.base
+    if b is not None:
+        return _view(r, b)
+    for s in sources:
+        if s is r:  # (a raw CuPy argument handed back)
+            return _own(r, pinned=True)
+    if not _placement.limit <= r.size <= _placement.LINE_CAP or not _config.placing():
+        return _own(r)
     line = _placement.birth_line()
     if _placement.lines and _placement.lines.get(line):
         return _placement.moved_at_line(r, line, sources)
@@ -137,6 +142,7 @@ def fresh(r, sources=()):
     return o
 
 
+_owners = _storage._owners
 _cupy_ndarray = None  # cupy.ndarray once the backend is live (set by _bind_cupy)
 
 

@@ -46,6 +46,21 @@ class Storage:
         self.flat = None
 
 
+_new = object.__new__
+
+
+def new(d, pinned=False):
+    """A new storage for device root array ``d`` (``Storage(d, pinned)``, made faster: one
+    is made for every new GPU array)."""
+    st = _new(Storage)
+    st.d = d
+    st.h = st.lock = st.flat = None
+    st.host = False
+    st.gen = 0
+    st.pinned = pinned
+    return st
+
+
 def lock(st):
     """The storage's re-entrant lock (made on first use: most arrays never need one)."""
     lk = st.lock
@@ -117,11 +132,12 @@ def host_view(d, st):
 # CuPy function returns (np.split, np.reshape) joins its owner's storage through this
 _owners = {}
 _sweep_at = [1024]
+_ref = weakref.ref
 
 
 def register(owner, root):
     """Record ``owner`` (an xpshim array) as the owner of device root array ``root``."""
-    _owners[id(root)] = weakref.ref(owner)
+    _owners[id(root)] = _ref(owner)
     if len(_owners) > _sweep_at[0]:
         for k in [k for k, r in _owners.items() if r() is None]:
             del _owners[k]
