@@ -625,28 +625,28 @@ class ndarray(metaclass=_NdarrayMeta):
         return bool(self._a == operand(v)) if self._a.ndim == 0 else bool((self._a == operand(v)).any())
 
     def __bool__(self):
-        if self._a.size != 1:
-            return bool(numpy.empty(self._a.shape, bool))  # NumPy's own error
+        if _meta(self).size != 1:
+            return bool(numpy.empty(_meta(self).shape, bool))  # NumPy's own error
         return bool(_scalar(self, "bool()"))
 
     def __int__(self):
-        if self._a.size != 1:
-            return int(numpy.empty(self._a.shape))
+        if _meta(self).size != 1:
+            return int(numpy.empty(_meta(self).shape))
         return int(_scalar(self, "int()"))
 
     def __float__(self):
-        if self._a.size != 1:
-            return float(numpy.empty(self._a.shape))
+        if _meta(self).size != 1:
+            return float(numpy.empty(_meta(self).shape))
         return float(_scalar(self, "float()"))
 
     def __complex__(self):
-        if self._a.size != 1:
-            return complex(numpy.empty(self._a.shape))
+        if _meta(self).size != 1:
+            return complex(numpy.empty(_meta(self).shape))
         return complex(_scalar(self, "complex()"))
 
     def __index__(self):
-        if self._a.ndim != 0 or self._a.dtype.kind not in "iub":
-            return operator.index(numpy.empty(self._a.shape, self._a.dtype))  # NumPy's own error
+        if _meta(self).ndim != 0 or _meta(self).dtype.kind not in "iub":
+            return operator.index(numpy.empty(_meta(self).shape, _meta(self).dtype))  # NumPy's own error
         return operator.index(host(self, "index")[()])
 
     def __round__(self, ndigits=None):
