@@ -386,14 +386,22 @@ class ndarray(metaclass=_NdarrayMeta):
 
     @_a.setter
     def _a(self, r):
-        # a new allocation for this array (a resize() done on the host): it owns it from now on
-        if self._st.host:
+        # a new allocation for this array (a resize() done on the host, or a new object made
+        # as _new(ndarray)): it owns it from now on
+        st = getattr(self, "_st", None)
+        if st is not None and st.host:
             _placement.back_to_device(self)
-        self._d, self._st, self._b, self._hv, self._p = r, _storage.Storage(r), None, None, None
+        self._d, self._st, self._b, self._hv, self._p = r, _storage.new(r), None, None, None
+        if getattr(self, "_n", None) is None:
+            self._n = 0
         _storage.register(self, r)
 
+    def _set_h(self, v):
+        if v is not None:  # (None: "the data is on the device", which a new array's is)
+            raise AttributeError("an array's host data is its storage's: moves are _storage's")
+
     # The host array while the data is on the host, else None
-    _h = property(lambda s: _hview(s) if s._st.host else None)
+    _h = property(lambda s: _hview(s) if s._st.host else None, _set_h)
 
     # -- attributes ------------------------------------------------------
     # (read wherever the data is: reading them never moves it)
