@@ -91,11 +91,13 @@ def _own(r, pinned=False):
     return o
 
 
-def _view(r, root):
-    """An xpshim array for ``r``, a CuPy view of ``root``: a view of the storage that owns it."""
+def _view(r, root, pinned=True):
+    """An xpshim array for ``r``, a CuPy view of ``root``: a view of the storage that owns it.
+    Memory no xpshim array owns may be a raw CuPy array's, shared: never moved, unless the
+    caller knows it is a temporary of the call that made ``r`` (``pinned=False``)."""
     owner = _storage.owner_of(root)
-    if owner is None:  # memory no xpshim array owns (a raw CuPy array's): shared, so never moved
-        owner = _own(root, pinned=True)
+    if owner is None:
+        owner = _own(root, pinned)
     o = _new(ndarray)
     o._d = r
     o._st = owner._st
@@ -127,8 +129,8 @@ def fresh(r, sources=()):
     if type(r) is not _cupy_ndarray:
         return wrap(r)
     b = r.base
-    if b is not None:
-        return _view(r, b)
+    if b is not None:  # (a view of memory of a raw CuPy argument stays where it is)
+        return _view(r, b, any(type(s) is _cupy_ndarray and (s is b or s.base is b) for s in sources))
     for s in sources:
         if s is r:  # (a raw CuPy argument handed back)
             return _own(r, pinned=True)
