@@ -43,7 +43,7 @@ _REGEN = "python tests/test_architecture.py --write-allowlist"
 LAYERS = (
     ("configuration", ("_errors", "_config", "_callsite")),
     ("backend", ("_backend", "_simgpu")),
-    ("bytes", ("_transfer", "_pinned", "_ntcopy", "_register", "_pil")),
+    ("bytes", ("_transfer", "_storage", "_pinned", "_ntcopy", "_register", "_pil")),
     ("placement", ("_placement",)),
     ("array", ("_ndarray", "_arrayapi")),
     ("corrections", ("_edges", "_exact", "_fused", "_gaps", "_kernels")),

@@ -7,6 +7,8 @@ import os
 import subprocess
 import sys
 
+import warnings
+
 import numpy
 import pytest
 
@@ -257,20 +259,34 @@ def test_a_transform_sized_by_its_argument_runs_on_the_gpu(auto):
     assert type(np.fft.fft(numpy.ones(5), n=10)) is numpy.ndarray
 
 
-def test_shared_device_memory_is_not_moved(auto):
+def test_views_move_with_their_storage(auto):
+    """A view taken before the move and one taken after see every write, wherever the data is."""
     x = np.to_device(numpy.arange(50.0), "gpu")
-    view = x[10:20]
+    before = x[10:20]
     for _ in range(3):
         for i in range(50):
             x[i] = i + 1.0
-    assert x._h is None and placed("to_host") == 0  # a view shares its memory: it stays
-    assert float(view[0]) == 11.0
+    assert x._h is not None and placed("to_host") == 1  # views do not keep the data on the GPU
+    after = x[20:30]
+    assert type(after) is np.ndarray and after.base is x and before.base is x
+    assert float(before[0]) == 11.0 and float(after[0]) == 21.0
+    before[1] = -1.0
+    after[1] = -2.0
+    assert x[11] == -1.0 and x[21] == -2.0
+    x *= 2  # GPU use: the storage moves back, with both views
+    assert x._h is None and placed("to_device") == 1
+    assert float(before[1]) == -2.0 and float(after[1]) == -4.0
+    before[2] = 7.0
+    assert float(x[12]) == 7.0
+
+
+def test_raw_device_handles_keep_the_data_on_the_device(auto):
     y = np.to_device(numpy.arange(50.0), "gpu")
     raw = y.__cupy_get_ndarray__()  # a raw CuPy handle held elsewhere
     for _ in range(3):
         for i in range(50):
             y[i]
-    assert y._h is None and raw is y._a
+    assert y._h is None and raw is y._a and placed("to_host") == 0
 
 
 def test_no_move_with_xpshim_device_gpu(auto):
@@ -404,15 +420,17 @@ def test_large_parts_keep_an_array_on_the_gpu(auto):
     assert u._h is None and placed("to_host") == 0
 
 
-def test_views_alive_when_moving_back_warn(auto):
+def test_moving_back_needs_no_warning_with_views_alive(auto):
     x = np.to_device(numpy.arange(64.0), "gpu")
     for i in range(64):
         x[i] = x[i] + 1
     assert x._h is not None
-    row = x[:8]  # a NumPy view of the host data
-    with pytest.warns(np.TransferWarning, match=r"view\(s\) of its host data"):
+    row = x[:8]  # a view of the same storage, not of a copy
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
         x + 1
-    assert type(row) is numpy.ndarray
+    row[0] = 100.0
+    assert x._h is None and float(x[0]) == 100.0
 
 
 def test_part_size_is_numpys():

@@ -21,7 +21,7 @@ Calls without ``device=`` and ``copy=`` never come here: the CPU path stays NumP
 
 import numpy
 
-from . import _backend, _config, _transfer
+from . import _backend, _config, _placement, _transfer
 from ._ndarray import host, ndarray, wrap
 
 API_VERSION = numpy.__array_api_version__  # the version NumPy implements; xpshim follows NumPy
@@ -140,6 +140,25 @@ def on_device(f, args, kwargs):
 
 # ---------------------------------------------------------------- asarray's device= and copy=
 
+def _target_of(a, gpu_in):
+    """Where ``asarray(a)`` puts ``a`` on the current device: "gpu" or "cpu"."""
+    if gpu_in:
+        return "gpu" if _config.current_device() != "cpu" else "cpu"
+    if not _backend.live or _config.current_device() != "gpu":
+        return "cpu"
+    if _config.placing() and numpy.size(a) < _placement.limit:  # (auto mode: small data stays)
+        return "cpu"
+    return "gpu"
+
+
+def _crossing_error(name, src, dst):
+    """NumPy's ValueError for ``copy=False`` when the data must cross to another device."""
+    return ValueError(f"Unable to avoid copy while creating an array as requested: {name}(..., copy=False) "
+                      f"of data on the {src} for the {dst} needs a copy between the two. Pass copy=None "
+                      "(copy only if needed) or make the array where its data is (xpshim.device('cpu'), "
+                      "or xpshim.to_device(x, 'gpu') first)")
+
+
 def _copy_error():
     # NumPy's own ValueError (numpy.asarray(..., copy=False) where a copy is needed), in its words
     try:
@@ -174,19 +193,19 @@ def from_data(f, npf, name, a, dtype, args, kwargs):
     elif copy is not False:  # the current device's rules (auto mode's sizes too); a new array if copy=True
         r = f(a, dtype, *args, **kwargs)
         return r if copy is None else _fresh_copy(r, a)
-    else:  # copy=False: where the data is (host data stays a NumPy array, as NumPy's answer)
-        target = "gpu" if gpu_in and _config.current_device() != "cpu" else "cpu"
+    else:  # copy=False: where f would put it (auto mode: small host data stays, as NumPy's answer)
+        target = _target_of(a, gpu_in)
     if target != "gpu":
         if gpu_in:
             if copy is False:
-                raise _copy_error()
+                raise _crossing_error(name, "GPU", "CPU device")
             a = host(a, f"{name}(..., device='cpu')") if type(a) is ndarray else _transfer.to_host(a, name)
             copy = None  # (the host copy is the copy)
         return npf(a, dtype, *args, copy=copy, **kwargs)
     xp = _backend.require_gpu(f"xpshim.{name}(..., device={device!r})")
     if not gpu_in:
         if copy is False:
-            raise _copy_error()  # host data to the GPU is a copy
+            raise _crossing_error(name, "host", "GPU")  # host data to the GPU is a copy
         with _config.device("gpu"), _in(cuda_dev):
             return f(a, dtype, *args, **kwargs)
     raw = a._a if type(a) is ndarray else a
@@ -265,7 +284,7 @@ def _namespace(self, api_version=None):
 def _dlpack(self, /, *, stream=None, max_version=None, dl_device=None, copy=None):
     """The array as a DLPack capsule: CuPy's, sharing the GPU memory. ``dl_device=(1, 0)`` (the
     host) gives a host copy (counted) unless ``copy=False``, which then raises BufferError."""
-    a = self._a
+    a = self._raw()  # (the memory is shared from here on: the storage stays on the device)
     if dl_device is not None and tuple(dl_device) != tuple(a.__dlpack_device__()):
         if dl_device[0] != _KDLCPU or copy is False:
             raise BufferError(f"__dlpack__: this array is on device {a.__dlpack_device__()}; it can go to "

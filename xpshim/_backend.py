@@ -131,18 +131,17 @@ def install(module, reason="installed by hand", placement=False):
     global xp, _status, live
     from . import _config, _namespace, _ndarray, _placement
 
-    saved = (xp, _status, live, _config._default, _config._sized, _ndarray._cupy_ndarray, _placement._base_refs)
+    saved = (xp, _status, live, _config._default, _config._sized, _ndarray._cupy_ndarray)
     xp, _status, live = module, GpuStatus(True, reason, 1), True
     _config._default, _config._sized = "gpu", placement
     _ndarray._bind_cupy()
     _raw_types.clear()
-    _placement._base_refs = None
     _placement.refresh()
     _namespace.host_copy_numpy_testing()
 
     def undo():
         global xp, _status, live
-        xp, _status, live, _config._default, _config._sized, _ndarray._cupy_ndarray, _placement._base_refs = saved
+        xp, _status, live, _config._default, _config._sized, _ndarray._cupy_ndarray = saved
         _raw_types.clear()
         _placement.refresh()
     return undo

@@ -16,7 +16,7 @@ import numpy
 
 from . import _arrayapi, _backend, _config, _edges, _exact, _fallback, _gaps, _hostfast, _placement, _signatures, _transfer
 from ._errors import OutOfMemoryError
-from ._ndarray import dev, fresh, host, ndarray, wrap
+from ._ndarray import dev, fresh, host, ndarray, on_host_part, wrap
 from ._registry import (ARRAY_PARAMS, METHOD_ARRAY_ARGS, NO_OP_KWARGS, SEQUENCE_PARAMS, SEQUENCE_PARAMS_OF,
                         WRITES_INTO)
 
@@ -25,21 +25,26 @@ _MISSING = object()
 
 def locate(args, kwargs):
     """'gpu' if a GPU array is among the arguments (one level into lists), 'cpu'
-    if a NumPy array is, else None."""
+    if a NumPy array is (or a part of an array whose data a loop moved to the host:
+    NumPy's function reads and writes it there, through __array_function__), else None."""
     loc = None
     for group in (args, kwargs.values()):
         for a in group:
             t = type(a)
             if t is ndarray:
-                return "gpu"
-            if t is numpy.ndarray:
+                if not on_host_part(a):
+                    return "gpu"
+                loc = "cpu"
+            elif t is numpy.ndarray:
                 loc = "cpu"
             elif t is list or t is tuple:
                 for b in a:
                     tb = type(b)
                     if tb is ndarray:
-                        return "gpu"
-                    if tb is numpy.ndarray:
+                        if not on_host_part(b):
+                            return "gpu"
+                        loc = "cpu"
+                    elif tb is numpy.ndarray:
                         loc = "cpu"
             elif t is not int and t is not float and t is not str and _backend.is_raw_gpu_array(a):
                 return "gpu"
@@ -859,9 +864,45 @@ def _size(k, v):
     return _sizes((v,))[0] if type(v) is tuple else v
 
 
+# Methods of GPU objects that write into their first argument (besides every out=)
+_WRITES_FIRST = frozenset({"shuffle"})
+
+
+def _writes_back(label, name, f, twin):
+    """``f`` (a GPU object's method) made to write into NumPy arrays it is given to write into
+    (``shuffle(x)``, any ``out=``): each goes to the GPU as an xpshim array, and the result is
+    copied back into it (both copies counted), so the write lands where NumPy puts it. A list
+    to write into is NumPy's method's, on the host (``twin``; a counted fallback)."""
+    first = name in _WRITES_FIRST
+
+    def call(*args, **kwargs):
+        if first and args and type(args[0]) is list and twin is not None:
+            return _fallback.run(f"{label}.{name}", getattr(twin, name), args, kwargs,
+                                 "a list is written into in place on the host")
+        back = []
+        if first and args and type(args[0]) is numpy.ndarray and not host_only_dtype(args[0].dtype):
+            d = wrap(_transfer.to_device(args[0], f"{label}.{name} of a NumPy array"))
+            back.append((args[0], d))
+            args = (d, *args[1:])
+        out = kwargs.get("out") if kwargs else None
+        if type(out) is numpy.ndarray and not host_only_dtype(out.dtype):
+            d = wrap(_transfer.to_device(out, f"out= of {label}.{name}"))
+            back.append((out, d))
+            kwargs = {**kwargs, "out": d}
+        r = f(*args, **kwargs)
+        for h, d in back:
+            h[...] = host(d, f"{label}.{name} into a NumPy array")
+            if r is d:
+                r = h  # (NumPy answers with out= itself)
+        return r
+    call.__name__ = name
+    return call
+
+
 class GpuObject:
     """A CuPy object that is not an array (a random Generator, say), made to hand
-    back xpshim arrays. Methods CuPy lacks run on ``host_twin`` (counted, warned)."""
+    back xpshim arrays. Methods CuPy lacks run on ``host_twin`` (counted, warned).
+    Methods that write into an argument write into it on either device (``_writes_back``)."""
 
     __slots__ = ("_obj", "_twin", "_label")
 
@@ -869,6 +910,12 @@ class GpuObject:
         self._obj, self._twin, self._label = obj, host_twin, label
 
     def __getattr__(self, name):
+        f = self._method(name)
+        if callable(f) and (name in _WRITES_FIRST or _takes_out(f, name, self._twin)):
+            return _writes_back(self._label, name, f, self._twin)
+        return f
+
+    def _method(self, name):
         c = getattr(self._obj, name, None)
         g = _gaps.lookup(f"{self._label}.{name}")
         if g is not None and (c is None or g.replaces):
@@ -906,6 +953,23 @@ class GpuObject:
 
     def __repr__(self):
         return f"<{self._label} on the GPU>"
+
+
+_TAKES_OUT = {}  # (type of NumPy's object, method name) -> whether it takes out=
+
+
+def _takes_out(f, name, twin):
+    """Whether NumPy's method ``name`` (on ``twin``, NumPy's object) takes ``out=``."""
+    key = (type(twin), name)
+    hit = _TAKES_OUT.get(key)
+    if hit is None:
+        h = getattr(twin, name, None)
+        try:
+            hit = h is not None and "out" in inspect.signature(h).parameters
+        except (TypeError, ValueError):
+            hit = True  # (a builtin without a signature: the call's keywords tell)
+        _TAKES_OUT[key] = hit
+    return hit
 
 
 def on_host(qualname, npf, modname):

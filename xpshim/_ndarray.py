@@ -1,12 +1,12 @@
 """The GPU-side array type, and what it promises to host code.
 
-An ``xpshim.ndarray`` on the GPU holds one CuPy array (``_a``), or, after auto
-mode moved its data to the host because a Python loop reads and writes it element
-by element (``_placement``), one NumPy array (``_h``) and no ``_a``: never both, so
-nothing goes stale. Scalar indexing and the metadata are then served from the host;
-any other use finds ``_a`` missing and ``__getattr__`` moves the data back first
-(counted). On the CPU xpshim hands out plain ``numpy.ndarray`` objects;
-``isinstance(x, xpshim.ndarray)`` is true for both.
+An ``xpshim.ndarray`` on the GPU is a view of one storage (``_storage``: the allocation),
+which lives on the GPU, or, after auto mode moved it to the host because a Python loop reads
+and writes it element by element (``_placement``), on the host. Each array reads its data
+where the storage is: element and small-part accesses on the host, anything else on the
+GPU (``x._a`` moves the storage back first, counted). Every view of a storage follows its
+moves, so no write is lost (docs/placement.md). On the CPU xpshim hands out plain
+``numpy.ndarray`` objects; ``isinstance(x, xpshim.ndarray)`` is true for both.
 
 Host code gets the data through the usual protocols (``__array__``, the buffer
 protocol on Python 3.12+, ``__array_interface__``, ``tobytes``), and every such
@@ -21,7 +21,7 @@ import threading
 
 import numpy
 
-from . import _backend, _config, _exact, _placement, _transfer
+from . import _backend, _config, _exact, _placement, _storage, _transfer
 from ._registry import WRITES_INTO
 
 _new = object.__new__
@@ -58,44 +58,93 @@ _GPU_CLASS = [None]  # the xpshim.ndarray class, once it exists
 def wrap(r):
     """Wrap CuPy arrays in a result (array, tuple, list) as xpshim arrays."""
     t = type(r)
-    if t is _cupy_ndarray:
-        o = _new(ndarray)
-        o._a = r
-        o._h = None
-        o._n = 0
-        return o
+    if t is _cupy_ndarray or (t is not tuple and t is not list and _backend.is_raw_gpu_array(r)):
+        try:
+            b = r.base
+        except ValueError:  # (a base no array type stands for: the stand-in's view of a structured array)
+            return _own(r, pinned=True)
+        return _own(r) if b is None else _view(r, b)
     if t is tuple or t is list:
         return t(map(wrap, r))
-    if _backend.is_raw_gpu_array(r):
-        o = _new(ndarray)
-        o._a = r
-        o._h = None
-        o._n = 0
-        return o
     if isinstance(r, tuple) and hasattr(r, "_fields"):  # a namedtuple
         return t(*map(wrap, r))
     return r
+
+
+def _own(r, pinned=False):
+    """The xpshim array owning the device root array ``r``: the one that owns it already (a
+    function that hands back its input or out=, as NumPy's), else a new one, the first view
+    of a new storage."""
+    ref = _owners.get(id(r))
+    if ref is not None:
+        o = ref()
+        if o is not None and o._d is r:
+            if pinned:
+                o._st.pinned = True
+            return o
+    o = _new(ndarray)
+    o._d = r
+    o._st = _storage.new(r, pinned)
+    o._b = o._hv = o._p = None
+    o._n = 0
+    _storage.register(o, r)
+    return o
+
+
+def _view(r, root, pinned=True):
+    """An xpshim array for ``r``, a CuPy view of ``root``: a view of the storage that owns it.
+    Memory no xpshim array owns may be a raw CuPy array's, shared: never moved, unless the
+    caller knows it is a temporary of the call that made ``r`` (``pinned=False``)."""
+    owner = _storage.owner_of(root)
+    if owner is None:
+        owner = _own(root, pinned)
+    o = _new(ndarray)
+    o._d = r
+    o._st = owner._st
+    o._b = owner
+    o._hv = o._p = None
+    o._n = 0
+    return o
+
+
+def _host_part(x, key, h):
+    """``x[key]`` made while the data is on the host: a view of the same storage, whose host
+    array is ``h`` and whose device array is made, when first needed, as ``x``'s indexed so."""
+    o = _new(ndarray)
+    o._d = None
+    o._st = x._st
+    o._b = x._b if x._b is not None else x
+    o._hv = h
+    o._p = (x, key)
+    o._n = 0
+    return o
 
 
 def fresh(r, sources=()):
     """``wrap(r)`` for a call's new result, as the user receives it. In auto mode, a new array
     that a loop may come to index remembers the user's line that made it, and one made at a
     line whose arrays a loop used on the host is made a NumPy array there (``_placement``;
-    ``sources``: the call's arguments, whose lines are then remembered as well)."""
-    if type(r) is not _cupy_ndarray or r.base is not None or not _placement.limit <= r.size <= _placement.LINE_CAP \
-            or not _config.placing():
+    ``sources``: the call's arguments, whose lines are then remembered as well). A CuPy
+    argument handed back (``asarray(cupy_array)``) is the caller's memory: it never moves."""
+    if type(r) is not _cupy_ndarray:
         return wrap(r)
+    b = r.base
+    if b is not None:  # (a view of memory of a raw CuPy argument stays where it is)
+        return _view(r, b, any(type(s) is _cupy_ndarray and (s is b or s.base is b) for s in sources))
+    for s in sources:
+        if s is r:  # (a raw CuPy argument handed back)
+            return _own(r, pinned=True)
+    if not _placement.limit <= r.size <= _placement.LINE_CAP or not _config.placing():
+        return _own(r)
     line = _placement.birth_line()
     if _placement.lines and _placement.lines.get(line):
         return _placement.moved_at_line(r, line, sources)
-    o = _new(ndarray)
-    o._a = r
-    o._h = None
-    o._n = 0
+    o = _own(r)
     o._s = line
     return o
 
 
+_owners = _storage._owners
 _cupy_ndarray = None  # cupy.ndarray once the backend is live (set by _bind_cupy)
 
 
@@ -135,16 +184,30 @@ def operand(x):
 
 def host(x, reason):
     """A NumPy copy of a GPU array (counted; data placed on the host is copied there)."""
-    if x._h is not None:
-        return x._h.copy()
+    if x._st.host:
+        return _hview(x).copy()
     return _transfer.to_host(x._a, reason)
+
+
+def _hview(x):
+    """The host array of ``x`` (over its storage's host bytes; made once, valid for life)."""
+    hv = x._hv
+    if hv is None:
+        hv = x._hv = _storage.host_view(x._d, x._st)
+    return hv
+
+
+def _meta(x):
+    """An array with the shape, dtype and strides of ``x``, wherever its data is (no move)."""
+    d = x._d
+    return d if d is not None else x._hv
 
 
 def _scalar(x, reason):
     """The size-1 CuPy array of ``x`` after counting its copy to the host: the caller
     converts it with CuPy's own (fastest) scalar conversion."""
-    if x._h is not None:
-        return x._h.reshape(())
+    if x._st.host:
+        return _hview(x).reshape(())
     a = x._a
     _transfer._record("device_to_host", a.itemsize, reason)
     return a
@@ -237,6 +300,7 @@ class _Active(threading.local):
 
 _ARRAY_FUNCTION = _Active()
 _HOST_VALUES = frozenset({float, int, bool, complex, numpy.ndarray})
+_HOST_ARRAY = numpy.ndarray
 
 
 def _basic(key):
@@ -289,10 +353,13 @@ class ndarray(metaclass=_NdarrayMeta):
     device, as ``numpy.ndarray(shape, dtype)`` does.
     """
 
-    # _a: the CuPy array; _h: None, or the NumPy array holding the data instead (_a unset);
+    # _st: the storage (_storage.Storage) this is a view of; _d: this view's device array (None
+    # for a view made while the data was on the host, until first needed: _p = (parent, key)
+    # makes it); _hv: its host array over the storage's host bytes (made when first needed);
+    # _b: the array owning the storage (None for the owner itself: NumPy's base);
     # _n: consecutive scalar accesses (_placement.scalar_access); _s: the user's line that made
     # it, where a loop may come to index it (set by fresh(), else unset)
-    __slots__ = ("_a", "_h", "_n", "_s", "_x", "__weakref__")
+    __slots__ = ("_st", "_d", "_hv", "_b", "_p", "_n", "_s", "_x", "__weakref__")
     __array_priority__ = 100.0
     __hash__ = None
 
@@ -307,28 +374,64 @@ class ndarray(metaclass=_NdarrayMeta):
         xp = _backend.require_gpu("xpshim.ndarray")
         return wrap(xp.ndarray(shape, dtype, strides=strides, order=order or "C"))
 
-    def __getattr__(self, name):
-        # Only reached for a missing attribute: _a is missing while the data is on the host.
-        if name == "_a" and self._h is not None:
-            return _placement.back_to_device(self)
-        raise AttributeError(f"'xpshim.ndarray' object has no attribute {name!r}")
+    @property
+    def _a(self):
+        """This view's device array; data on the host moves back to the device first (counted)."""
+        if self._st.host:
+            _placement.back_to_device(self)
+        d = self._d
+        if d is None:  # a view made on the host (x[i:j] while moved): indexed as then
+            p, key = self._p
+            d = self._d = p._a[key]
+            self._p = None
+        return d
+
+    @_a.setter
+    def _a(self, r):
+        # a new allocation for this array (a resize() done on the host, or a new object made
+        # as _new(ndarray)): it owns it from now on
+        st = getattr(self, "_st", None)
+        if st is not None and st.host:
+            _placement.back_to_device(self)
+        self._d, self._st, self._b, self._hv, self._p = r, _storage.new(r), None, None, None
+        if getattr(self, "_n", None) is None:
+            self._n = 0
+        _storage.register(self, r)
+
+    def _set_h(self, v):
+        if v is not None:  # (None: "the data is on the device", which a new array's is)
+            raise AttributeError("an array's host data is its storage's: moves are _storage's")
+
+    # The host array while the data is on the host, else None
+    _h = property(lambda s: _hview(s) if s._st.host else None, _set_h)
 
     # -- attributes ------------------------------------------------------
-    # (read from the host data when auto mode has moved it there)
-    shape = property(lambda s: (s._a if s._h is None else s._h).shape, lambda s, v: setattr(s._a, "shape", v),
-                     doc="Tuple of array dimensions.")
-    dtype = property(lambda s: (s._a if s._h is None else s._h).dtype, doc="Data type of the elements (a numpy.dtype).")
-    ndim = property(lambda s: (s._a if s._h is None else s._h).ndim, doc="Number of dimensions.")
-    size = property(lambda s: (s._a if s._h is None else s._h).size, doc="Number of elements.")
-    itemsize = property(lambda s: (s._a if s._h is None else s._h).itemsize, doc="Bytes per element.")
-    nbytes = property(lambda s: (s._a if s._h is None else s._h).nbytes, doc="Bytes of all elements.")
-    strides = property(lambda s: (s._a if s._h is None else s._h).strides, doc="Bytes to step in each dimension.")
-    flags = property(lambda s: Flags(s._a.flags), doc="Memory layout flags, as NumPy's flags object.")
-    data = property(lambda s: s._a.data, doc="The device memory pointer (cupy.cuda.MemoryPointer).")
+    # (read wherever the data is: reading them never moves it)
+    shape = property(lambda s: _meta(s).shape, lambda s, v: s._reshape_in_place(v), doc="Tuple of array dimensions.")
+    dtype = property(lambda s: _meta(s).dtype, doc="Data type of the elements (a numpy.dtype).")
+    ndim = property(lambda s: _meta(s).ndim, doc="Number of dimensions.")
+    size = property(lambda s: _meta(s).size, doc="Number of elements.")
+    itemsize = property(lambda s: _meta(s).itemsize, doc="Bytes per element.")
+    nbytes = property(lambda s: _meta(s).nbytes, doc="Bytes of all elements.")
+    strides = property(lambda s: _meta(s).strides, doc="Bytes to step in each dimension.")
+    flags = property(lambda s: Flags(_meta(s).flags), doc="Memory layout flags, as NumPy's flags object.")
+    data = property(lambda s: s._raw().data, doc="The device memory pointer (cupy.cuda.MemoryPointer).")
     device = property(lambda s: s._a.device, doc="The CUDA device holding the data.")
     T = property(lambda s: wrap(s._a.T), doc="Transposed view.")
     mT = property(lambda s: wrap(s._a.mT), doc="Matrix-transposed view (last two axes).")
-    base = property(lambda s: None if s._a.base is None else wrap(s._a.base), doc="The array this is a view of.")
+    base = property(lambda s: s._b, doc="The array owning the memory this is a view of (None for its owner).")
+
+    def _reshape_in_place(self, shape):
+        a = self._a
+        a.shape = shape
+        self._hv = None
+
+    def _raw(self):
+        """The device array handed out as such (CUDA interfaces, DLPack, ``cupy.asarray``): its
+        memory is shared from now on, so the storage never leaves the device again."""
+        a = self._a
+        self._st.pinned = True
+        return a
 
     @property
     def real(self):
@@ -363,19 +466,19 @@ class ndarray(metaclass=_NdarrayMeta):
     # -- interop: device, zero-copy --------------------------------------
     @property
     def __cuda_array_interface__(self):
-        return self._a.__cuda_array_interface__
+        return self._raw().__cuda_array_interface__
 
     # (__dlpack__, __dlpack_device__: the array API block at the end, from xpshim/_arrayapi.py)
 
     def __cupy_get_ndarray__(self):
         # CuPy's hook for foreign array-likes: cupy.asarray(x) shares the memory.
-        return self._a
+        return self._raw()
 
     # -- interop: host, each a counted copy -------------------------------
     def get(self, stream=None, order="C", out=None, blocking=True):
         """Copy to a new ``numpy.ndarray`` on the host (counted in ``xpshim.stats()``)."""
-        if self._h is not None and out is None and stream is None:
-            return numpy.array(self._h, order=order)
+        if self._st.host and out is None and stream is None:
+            return numpy.array(_hview(self), order=order)
         if out is not None or stream is not None:
             _transfer._record("device_to_host", self._a.nbytes, "get")
             return self._a.get(stream=stream, order=order, out=out, blocking=blocking)
@@ -426,8 +529,8 @@ class ndarray(metaclass=_NdarrayMeta):
 
     def item(self, *args):
         """Copy one element to a Python scalar (counted)."""
-        if self._h is not None:
-            return self._h.item(*args)
+        if self._st.host:
+            return _hview(self).item(*args)
         if args:
             # item(i) indexes the flattened array; item(i, j, ...) one element
             idx = numpy.unravel_index(args[0], self._a.shape) if len(args) == 1 else args
@@ -457,9 +560,16 @@ class ndarray(metaclass=_NdarrayMeta):
 
     def fill(self, value):
         """``numpy.ndarray.fill``, -0.0 kept (CuPy's fill writes any zero by memset)."""
-        if self._h is not None:
-            self._h.fill(value)
-            return
+        if self._st.host or _config.placing():
+            with _storage.lock(self._st):
+                if self._st.host:
+                    _hview(self).fill(_placement.host_value(value))
+                    return
+                self._fill(value)
+        else:
+            self._fill(value)
+
+    def _fill(self, value):
         v = _value(value)
         if type(v) is type(self._a):
             self._a[...] = v
@@ -508,11 +618,11 @@ class ndarray(metaclass=_NdarrayMeta):
         return format(host(self, "format"), spec)
 
     def __len__(self):
-        return len(self._a if self._h is None else self._h)
+        return len(_meta(self))
 
     def __iter__(self):
-        if self._h is not None and self._h.ndim == 1:
-            return iter(self._h.copy())  # NumPy scalars, as NumPy's iteration gives
+        if self._st.host and _hview(self).ndim == 1:
+            return iter(_hview(self).copy())  # NumPy scalars, as NumPy's iteration gives
         if self._a.ndim == 0:
             raise TypeError("iteration over a 0-d array")
         return map(wrap, self._a)
@@ -521,28 +631,28 @@ class ndarray(metaclass=_NdarrayMeta):
         return bool(self._a == operand(v)) if self._a.ndim == 0 else bool((self._a == operand(v)).any())
 
     def __bool__(self):
-        if self._a.size != 1:
-            return bool(numpy.empty(self._a.shape, bool))  # NumPy's own error
+        if _meta(self).size != 1:
+            return bool(numpy.empty(_meta(self).shape, bool))  # NumPy's own error
         return bool(_scalar(self, "bool()"))
 
     def __int__(self):
-        if self._a.size != 1:
-            return int(numpy.empty(self._a.shape))
+        if _meta(self).size != 1:
+            return int(numpy.empty(_meta(self).shape))
         return int(_scalar(self, "int()"))
 
     def __float__(self):
-        if self._a.size != 1:
-            return float(numpy.empty(self._a.shape))
+        if _meta(self).size != 1:
+            return float(numpy.empty(_meta(self).shape))
         return float(_scalar(self, "float()"))
 
     def __complex__(self):
-        if self._a.size != 1:
-            return complex(numpy.empty(self._a.shape))
+        if _meta(self).size != 1:
+            return complex(numpy.empty(_meta(self).shape))
         return complex(_scalar(self, "complex()"))
 
     def __index__(self):
-        if self._a.ndim != 0 or self._a.dtype.kind not in "iub":
-            return operator.index(numpy.empty(self._a.shape, self._a.dtype))  # NumPy's own error
+        if _meta(self).ndim != 0 or _meta(self).dtype.kind not in "iub":
+            return operator.index(numpy.empty(_meta(self).shape, _meta(self).dtype))  # NumPy's own error
         return operator.index(host(self, "index")[()])
 
     def __round__(self, ndigits=None):
@@ -551,55 +661,75 @@ class ndarray(metaclass=_NdarrayMeta):
         return wrap(self._a.round(ndigits))
 
     def __getitem__(self, key):
-        h = self._h
-        if h is not None:  # data moved to the host by a loop of element or small-slice accesses
+        st = self._st
+        if st.host:  # data moved to the host by a loop of element or small-slice accesses
+            h = self._hv
+            if h is None:
+                h = _hview(self)
             t = type(key)
-            if t is tuple and len(key) == 2:  # (a[i, j], a[i, :j]: the loop's common case, checked inline)
-                t0, t1 = type(key[0]), type(key[1])
-                if (t0 is int or t0 is slice) and (t1 is int or t1 is slice):
-                    return h[key]
-            if t is int or t is slice or (t is tuple and _basic(key)):
-                return h[key]
+            if t is int or t is slice:
+                r = h[key]
+                # an element is a NumPy scalar, as NumPy's; a part is a view of the same storage
+                return r if type(r) is not _HOST_ARRAY else _host_part(self, key, r)
+            if t is tuple:
+                if len(key) == 2:  # (a[i, j], a[i, :j]: the loop's common case, checked inline)
+                    t0, t1 = type(key[0]), type(key[1])
+                    basic = (t0 is int or t0 is slice) and (t1 is int or t1 is slice)
+                else:
+                    basic = False
+                if basic or _basic(key):
+                    r = h[key]
+                    return r if type(r) is not _HOST_ARRAY else _host_part(self, key, r)
             hk = _placement.host_key(key)
             if hk is not None:
-                return h[hk]
-            _placement.back_to_device(self)
+                return h[hk]  # (a fancy index: a new array)
+        a = self._a  # (moves the data back to the device, if it was on the host)
         t = type(key)
         basic = t is int or t is slice or (t is tuple and _basic(key))
-        r = self._a[key] if basic else self._a[_index(self, key)]  # (basic: CuPy raises as NumPy does)
+        r = a[key] if basic else a[_index(self, key)]  # (basic: CuPy raises as NumPy does)
         size = r.size if basic else max(r.size, _placement.mask_extent(key))
         if r.ndim and size >= _placement.limit:  # a large part: GPU work, counted against the loop
             self._n = _placement.large_part(self._n, size)
             return wrap(r)
-        if r.ndim and size == self._a.size:  # all of it (C[None, :, :]): the array's own use, not a loop's
+        if r.ndim and size == a.size:  # all of it (C[None, :, :]): the array's own use, not a loop's
             self._n = 0
             return wrap(r)
         n = self._n + 1  # an element or a small part, as a loop over an array reads it
         if n < _placement.MIGRATE_AFTER:
             self._n = n
             return wrap(r)
-        del r
+        del r, a
         hk = _placement.host_key(key)  # (None: GPU arrays in the key; the data stays on the GPU)
         if hk is not None and _placement.scalar_access(self, n):
-            return self._h[hk]
+            return self[key]
         return wrap(self._a[key] if basic else self._a[_index(self, key)])
 
     def __setitem__(self, key, value):
-        h = self._h
-        if h is not None:
+        st = self._st
+        if st.host:
             t = type(key)
-            if (type(value) in _HOST_VALUES or isinstance(value, numpy.generic)) and (
+            g = st.gen
+            if not g & 1 and (type(value) in _HOST_VALUES or isinstance(value, numpy.generic)) and (
                     t is int or t is slice or (t is tuple and _basic(key))):
-                h[key] = value  # (the loop's common case, at NumPy's speed)
-                return
+                (self._hv if self._hv is not None else _hview(self))[key] = value  # (a loop's write, at NumPy's speed)
+                if st.gen == g:  # (no move overlapped the write: see _storage)
+                    return
+        if st.host or _config.placing():  # where moves happen: one at a time with the writes
+            with _storage.lock(st):
+                self._set(key, value)
+        else:
+            self._set(key, value)
+
+    def _set(self, key, value):
+        if self._st.host:
             hk = _placement.host_key(key)
             if hk is not None:
-                h[hk] = _placement.host_value(value)
+                _hview(self)[hk] = _placement.host_value(value)
                 return
-            _placement.back_to_device(self)
+        a = self._a
         # an element or a small part written counts as a loop's access (auto mode only)
-        size = _placement.part_size(self._a.shape, key, value) if _config.placing() else 0
-        if size == self._a.size and size > 1:  # all of it written: the array's own use, not a loop's
+        size = _placement.part_size(a.shape, key, value) if _config.placing() else 0
+        if size == a.size and size > 1:  # all of it written: the array's own use, not a loop's
             self._n = 0
         elif size < _placement.limit:
             n = self._n + 1
@@ -607,22 +737,32 @@ class ndarray(metaclass=_NdarrayMeta):
                 self._n = n
             else:
                 hk = _placement.host_key(key)  # (None: GPU arrays in the key; the data stays on the GPU)
+                del a
                 if hk is not None and _placement.scalar_access(self, n):
-                    self._h[hk] = _placement.host_value(value)
+                    _hview(self)[hk] = _placement.host_value(value)
                     return
+                a = self._a
                 self._n = n
         else:
             self._n = _placement.large_part(self._n, size)
         t = type(key)
         if t is int or t is slice or (t is tuple and _basic(key)):
-            self._a[key] = _value(value)
+            a[key] = _value(value)
         else:
-            self._a[_index(self, key)] = _value(value)
+            a[_index(self, key)] = _value(value)
 
     # -- NumPy protocols: NumPy ufuncs on GPU arrays run on the GPU --------
     def __array_ufunc__(self, uf, method, *inputs, **kwargs):
         from . import _namespace
 
+        on_host = _host_args(inputs, kwargs)
+        if on_host is not None:  # data a loop moved to the host, and no GPU data: NumPy's ufunc there
+            r = getattr(uf, method)(*on_host[0], **on_host[1])
+            out = kwargs.get("out")
+            if out is not None:  # (NumPy answers with out= itself: the xpshim array, not its host array)
+                outs = out if type(out) is tuple else (out,)
+                return outs[0] if len(outs) == 1 else outs
+            return r
         xu = _namespace.ufunc_for(uf)
         if xu is None:
             return NotImplemented
@@ -637,6 +777,17 @@ class ndarray(metaclass=_NdarrayMeta):
 
         if not all(t is ndarray or issubclass(t, numpy.ndarray) for t in types):
             return NotImplemented
+        on_host = _host_args(args, kwargs)
+        if on_host is not None:  # data a loop moved to the host: NumPy's function on it, in place
+            r = func._implementation(*on_host[0], **on_host[1])
+            if not _views_of_host_data(r, args, kwargs):
+                return r
+            # a view (np.ravel, np.transpose): made on the GPU, as a view of the storage there
+            for x in _arrays_in(args, kwargs):
+                x._a  # (moves the storage back: counted)
+            f = _namespace.function_for(func)
+            if f is not None:
+                return f(*args, **kwargs)
         f = _namespace.function_for(func) if _writes(func.__name__, args, kwargs) else None
         if f is None or _ARRAY_FUNCTION.active is func:  # (xpshim's own call of NumPy's func)
             return func._implementation(*args, **kwargs)
@@ -647,6 +798,46 @@ class ndarray(metaclass=_NdarrayMeta):
             _ARRAY_FUNCTION.active = outer
 
     # (__array_namespace__, to_device: the array API block at the end)
+
+
+def _arrays_in(args, kwargs):
+    for group in (args, kwargs.values()):
+        for x in group:
+            t = type(x)
+            if t is ndarray:
+                yield x
+            elif t is list or t is tuple:
+                yield from (v for v in x if type(v) is ndarray)
+
+
+def _host_args(args, kwargs):
+    """``(args, kwargs)`` with the xpshim arrays among them (one level into lists) as their host
+    arrays, when every one has its data on the host; else None."""
+    found = False
+    for x in _arrays_in(args, kwargs):
+        if not x._st.host:
+            return None
+        found = True
+    if not found:
+        return None
+
+    def sub(x):
+        t = type(x)
+        if t is ndarray:
+            return _hview(x)
+        if (t is list or t is tuple) and any(type(v) is ndarray for v in x):
+            return t(map(sub, x))
+        return x
+    return tuple(map(sub, args)), {k: sub(v) for k, v in kwargs.items()}
+
+
+def _views_of_host_data(r, args, kwargs):
+    """True when NumPy's result ``r`` (or a part of it) shares memory with a storage's host bytes."""
+    hosts = [x._st.h for x in _arrays_in(args, kwargs)]
+    for v in (r if type(r) is tuple or type(r) is list else (r,)):
+        if isinstance(v, numpy.ndarray) and any(numpy.may_share_memory(v, h) for h in hosts):
+            return True
+    return False
 
 
 class Flags:
@@ -772,8 +963,29 @@ _INPLACE = {
 }
 
 
-def _binary(op):
+def _host_operand(x):
+    """The operand of a NumPy operation on data placed on the host, or NotImplemented (GPU data:
+    the operation then runs on the GPU)."""
+    t = type(x)
+    if t is ndarray:
+        return _hview(x) if x._st.host else NotImplemented
+    if t in _SCALARS or t is numpy.ndarray or isinstance(x, numpy.generic):
+        return x
+    return NotImplemented
+
+
+def on_host_part(x):
+    """True for a view of part of an array whose data a loop moved to the host (``x[i]``, ``x[k:, k]``):
+    operations on it run there, on NumPy, as on the loop's elements."""
+    return x._st.host and x._b is not None
+
+
+def _binary(op, hop):
     def f(self, other):
+        if on_host_part(self):  # a loop's part: NumPy's operation there
+            o = _host_operand(other)
+            if o is not NotImplemented:
+                return hop(_hview(self), o)
         o = operand(other)
         if o is NotImplemented:
             return NotImplemented
@@ -783,7 +995,7 @@ def _binary(op):
 
 def _compare(name, op):
     # a == None compares element by element, as NumPy's (all False; != all True)
-    plain = _binary(op)
+    plain = _binary(op, op)
     if name not in ("eq", "ne"):
         return plain
 
@@ -794,10 +1006,14 @@ def _compare(name, op):
     return f
 
 
-def _reflected(op):
+def _reflected(op, hop):
     # op(scalar, cupy_array) lands in CuPy's reflected operator, which keeps
     # NEP 50's weak-scalar rules.
     def f(self, other):
+        if on_host_part(self):
+            o = _host_operand(other)
+            if o is not NotImplemented:
+                return hop(o, _hview(self))
         o = operand(other)
         if o is NotImplemented:
             return NotImplemented
@@ -805,19 +1021,38 @@ def _reflected(op):
     return f
 
 
-def _inplace(op):
+def _inplace(op, hop):
     def f(self, other):
-        o = operand(other)
-        if o is NotImplemented:
-            return NotImplemented
-        op(self._a, o)
-        return self
+        st = self._st
+        if st.host or _config.placing():  # where moves happen: one at a time with the writes
+            with _storage.lock(st):
+                if on_host_part(self):  # a loop's part: NumPy's, in place
+                    o = _host_operand(other)
+                    if o is not NotImplemented:
+                        hop(_hview(self), o)
+                        return self
+                return _inplace_gpu(op, self, other)
+        return _inplace_gpu(op, self, other)
     return f
 
 
-def _unary(op):
-    return lambda self: fresh(op(self._a))
+def _inplace_gpu(op, self, other):
+    o = operand(other)
+    if o is NotImplemented:
+        return NotImplemented
+    op(self._a, o)
+    return self
 
+
+def _unary(op):
+    def f(self):
+        if on_host_part(self):
+            return op(_hview(self))
+        return fresh(op(self._a))
+    return f
+
+
+_HOST_BINARY, _HOST_INPLACE = dict(_BINARY), dict(_INPLACE)  # (NumPy's operators, before the GPU's fixes)
 
 # NumPy's formulas where CuPy's loops differ (xpshim/_exact.py)
 for _n, _u in {"truediv": "true_divide", "floordiv": "floor_divide", "mod": "remainder", "divmod": "divmod"}.items():
@@ -826,10 +1061,10 @@ for _n, _u in {"truediv": "true_divide", "floordiv": "floor_divide", "mod": "rem
         _INPLACE[_n] = _exact.inplace(_u, _INPLACE[_n])
 
 for _n, _op in _BINARY.items():
-    setattr(ndarray, f"__{_n}__", _binary(_op))
-    setattr(ndarray, f"__r{_n}__", _reflected(_op))
+    setattr(ndarray, f"__{_n}__", _binary(_op, _HOST_BINARY[_n]))
+    setattr(ndarray, f"__r{_n}__", _reflected(_op, _HOST_BINARY[_n]))
 for _n, _op in _INPLACE.items():
-    setattr(ndarray, f"__i{_n}__", _inplace(_op))
+    setattr(ndarray, f"__i{_n}__", _inplace(_op, _HOST_INPLACE[_n]))
 for _n, _op in _COMPARE.items():
     setattr(ndarray, f"__{_n}__", _compare(_n, _op))
 for _n, _op in _UNARY.items():

@@ -10,8 +10,9 @@ single operation. In auto mode, therefore:
 * a NumPy result of an xpshim call that reaches the crossover moves to the GPU (one counted
   move), unless it is a view of host data or one of the arguments;
 * a GPU array read or written element by element (many consecutive scalar ``x[i, j]``) moves
-  its data to the host when nothing else refers to its device memory; the wrapper keeps
-  serving scalar indexing from there, and any other use moves the data back first (counted);
+  its storage to the host (``_storage``: every view of it goes along, so no write is lost),
+  unless raw device handles of it were given out; element and small-part accesses are then
+  served from there, and any GPU use moves the storage back first (counted);
 * a GPU array among a call's arguments still runs the call on the GPU (the existing rule);
 * the line of the user's code that made an array such a loop moved is remembered (with the
   line that called its function): the arrays made at that line later (up to ``LINE_CAP``
@@ -29,10 +30,11 @@ import math
 import operator
 import sys
 import weakref
+from collections.abc import Iterator
 
 import numpy
 
-from . import _backend, _callsite, _config, _transfer
+from . import _backend, _callsite, _config, _storage, _transfer
 
 # Elements from which a NumPy result of an xpshim call moves to the GPU: the crossover once a
 # GPU is in use, else never. Read on the hot path (one comparison).
@@ -77,6 +79,8 @@ def _host_data(h):
 
 def _from_hosted(group):
     for a in group:
+        if getattr(type(a), "_st", None) is not None and a._st.host:  # (an xpshim array a loop moved here)
+            return True
         if type(a) is numpy.ndarray:
             root = _root(a)
             if _hosted.get(id(root)) is root:
@@ -232,8 +236,23 @@ GROWS = {**{f"xpshim.fft.{n}": _fft_size(False) for n in ("fft", "ifft", "rfft",
                                                           "rfftn", "irfftn")}}
 
 
+def _consumable(args, kwargs):
+    """True when an argument is an iterator (a generator): reading it for an estimate would
+    leave NumPy an empty one (np.indices(n for n in dims))."""
+    for v in args:
+        if isinstance(v, Iterator):
+            return True
+    if kwargs:
+        for v in kwargs.values():
+            if isinstance(v, Iterator):
+                return True
+    return False
+
+
 def grows(name, args, kwargs):
     """True when ``name(*args, **kwargs)`` on host arrays makes a result past the crossover."""
+    if _consumable(args, kwargs):
+        return False
     try:
         n = GROWS[name](args, kwargs)
     except (TypeError, ValueError, OverflowError):
@@ -244,7 +263,7 @@ def grows(name, args, kwargs):
 def estimate(name, args, kwargs):
     """Elements that ``name(*args, **kwargs)`` makes, when that can be told before making it."""
     f = _ESTIMATES.get(name)
-    if f is None:
+    if f is None or _consumable(args, kwargs):
         return None
     try:
         return f(args, kwargs)
@@ -259,24 +278,6 @@ def image_size(image):
 
 # ---------------------------------------------------------------- element-by-element loops
 
-_base_refs = None
-
-
-def _holders(x):
-    a = x._a
-    return sys.getrefcount(a)
-
-
-def _unshared(x):
-    """True when nothing but ``x`` refers to its device array (no views, no raw CuPy handle)."""
-    global _base_refs
-    if _base_refs is None:
-        from ._ndarray import wrap
-
-        _base_refs = _holders(wrap(_backend.xp.empty(1)))  # a fresh array, through the same code
-    return x._a.base is None and _holders(x) <= _base_refs
-
-
 def large_part(n, size):
     """The loop count after an access to a part of ``size`` elements (at least the crossover):
     lowered by one per crossover's worth, so a loop whose small accesses outweigh its large ones
@@ -286,47 +287,31 @@ def large_part(n, size):
 
 def scalar_access(x, n):
     """The ``n``-th consecutive access of GPU array ``x`` to one element or a small part of it
-    (below the crossover): True when its data has moved to the host (``x._h``), else False
-    with the count kept (``x._n``)."""
+    (below the crossover): True when its storage has moved to the host (every view of it with
+    it: ``_storage``), else False with the count kept (``x._n``)."""
     if not _config.placing():
         x._n = 0  # every array stays on the GPU here: look again after MIGRATE_AFTER more
         return False
-    a = x._a
+    st = x._st
+    a = st.d
     due = n >= MIGRATE_AFTER + (a.nbytes >> 18) and a.dtype.kind in _NUMERIC
-    del a  # (a reference held here would read as a sharer)
-    if not due or not _unshared(x):
+    if not due or not _storage.movable(st):
         x._n = n
         return False
-    x._h = _transfer.place_on_host(x._a, f"a loop over elements or small parts of {x._a.size} elements")
-    _host_data(x._h)
-    line = getattr(x, "_s", None)
+    _storage.to_host(st, f"a loop over elements or small parts of {a.size} elements")
+    _host_data(st.h)
+    line = getattr(x._b if x._b is not None else x, "_s", None)
     if line is not None and line not in lines and len(lines) < MAX_LINES:
         lines[line] = True  # (False, once forgotten, stays)
         _transfer.device_use_hook = used_on_device
-    del x._a  # from here, touching x._a (any GPU use) brings the data back: ndarray.__getattr__
     return True
 
 
 def back_to_device(x):
-    """Move the host data of ``x`` back to the GPU (counted) and return the device array."""
-    h = x._h
-    views = sys.getrefcount(h) - 3  # (x._h, h, getrefcount's argument): the rest are views of it
-    x._a = a = _transfer.place_on_device(h, f"GPU use of an array moved to the host ({h.size} elements)")
-    x._h = None
+    """Move the storage of ``x`` back to the GPU (counted): every view of it goes with it."""
+    st = x._st
+    _storage.to_device(st, f"GPU use of an array moved to the host ({st.d.size} elements)")
     x._n = -BACKOFF
-    if views > 0:
-        import warnings
-
-        from ._callsite import user_frame
-        from ._errors import TransferWarning
-
-        fn, line, glb = user_frame(3)
-        warnings.warn_explicit(
-            f"an array that a loop had moved to the host went back to the GPU while {views} view(s) of "
-            "its host data were alive: writes through those views no longer reach it, and its later "
-            "writes do not reach them (keep such loops on one device: xpshim.device('cpu') or 'gpu')",
-            TransferWarning, fn, line, module=glb.get("__name__"), registry=glb.setdefault("__warningregistry__", {}))
-    return a
 
 
 _GPU = object()

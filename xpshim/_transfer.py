@@ -120,6 +120,25 @@ def place_on_host(dev, reason):
     return dev.get()  # (an array of its own, not pinned memory: views of it then have it as their base)
 
 
+def place_on_host_into(dev, out, reason):
+    """Copy a CuPy array's data into the NumPy array ``out`` for auto mode's placement (counted there)."""
+    _record_placement("to_host", dev.nbytes, reason)
+    if _backend.xp.__name__ == "cupy":
+        dev.get(out=out)
+    else:
+        out[...] = dev.get()
+
+
+def place_on_device_into(host, dev, reason):
+    """Copy a NumPy array's data into the CuPy array ``dev`` for auto mode's placement (counted there)."""
+    xp = _backend.xp
+    _record_placement("to_device", host.nbytes, reason)
+    if xp.__name__ == "cupy":
+        dev.set(host)
+    else:
+        dev[...] = xp.asarray(host)
+
+
 def image_to_device(image, reason):
     """A Pillow image's pixels as a GPU array equal to ``numpy.array(image)``, read
     from Pillow's memory (``_pil``); None where that does not apply."""

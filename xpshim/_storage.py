@@ -1,0 +1,155 @@
+"""One storage per allocation: where a GPU array's data lives, and its moves (docs/placement.md).
+
+Every ``xpshim.ndarray`` on the GPU is a view (shape, strides, offset, dtype) of one
+``Storage``: the allocation. A storage lives on exactly one device at a time (``host``
+says which); auto mode's placement moves the storage, never one wrapper's buffer, so
+every view of it, taken before or after the move and held anywhere, reads and writes
+the same data, as NumPy's views of one allocation do.
+
+The device memory stays allocated while the data is on the host, and the host buffer
+(the allocation's bytes, ``h``) stays once made: a move is a copy between the two, and
+each view's device array and host array, once made, stay valid for its whole life. So
+an access costs one attribute check (``storage.host``), never a new view.
+
+Threads: a move holds the storage's lock and marks itself in ``gen`` (odd while it
+copies). Writers on the device hold the lock in auto mode (where moves happen); the
+host fast path writes without it and redoes the write under the lock when ``gen``
+changed meanwhile (a seqlock: the write is one NumPy call under the GIL, so it lands
+either before the move's copy or is seen as overlapping it).
+"""
+
+import threading
+import weakref
+
+import numpy
+
+from . import _transfer
+
+_make_lock = threading.Lock()  # (guards the creation of a storage's lock)
+
+
+class Storage:
+    """One allocation: its device root array ``d``, its host bytes ``h`` (None until the
+    first move to the host), which one holds the data now (``host``), the move counter
+    ``gen`` (odd while a move copies), and ``pinned`` (raw device handles were given out:
+    the data never leaves the device)."""
+
+    __slots__ = ("d", "h", "host", "gen", "lock", "pinned", "flat", "__weakref__")
+
+    def __init__(self, d, pinned=False):
+        self.d = d
+        self.h = None
+        self.host = False
+        self.gen = 0
+        self.lock = None
+        self.pinned = pinned
+        self.flat = None
+
+
+_new = object.__new__
+
+
+def new(d, pinned=False):
+    """A new storage for device root array ``d`` (``Storage(d, pinned)``, made faster: one
+    is made for every new GPU array)."""
+    st = _new(Storage)
+    st.d = d
+    st.h = st.lock = st.flat = None
+    st.host = False
+    st.gen = 0
+    st.pinned = pinned
+    return st
+
+
+def lock(st):
+    """The storage's re-entrant lock (made on first use: most arrays never need one)."""
+    lk = st.lock
+    if lk is None:
+        with _make_lock:
+            lk = st.lock
+            if lk is None:
+                lk = st.lock = threading.RLock()
+    return lk
+
+
+def movable(st):
+    """True when the data may move to the host: no raw device handle was given out, and the
+    allocation is one dense block (its bytes are then the data)."""
+    if st.pinned:
+        return False
+    f = st.d.flags
+    return bool(f.c_contiguous or f.f_contiguous)
+
+
+def _flat(st):
+    """The allocation's bytes on the device, as a 1-d uint8 array (made once)."""
+    f = st.flat
+    if f is None:
+        d = st.d
+        f = st.flat = d.reshape(-1, order="F" if d.flags.f_contiguous and not d.flags.c_contiguous else "C"
+                                ).view(numpy.uint8)
+    return f
+
+
+def to_host(st, reason):
+    """Move the data to the host (counted in ``xpshim.stats()["placement"]``)."""
+    with lock(st):
+        if st.host:
+            return
+        st.gen += 1
+        try:
+            if st.h is None:
+                st.h = _transfer.place_on_host(_flat(st), reason)
+            else:
+                _transfer.place_on_host_into(_flat(st), st.h, reason)
+            st.host = True
+        finally:
+            st.gen += 1
+
+
+def to_device(st, reason):
+    """Move the data back to the device (counted), into the same device memory."""
+    with lock(st):
+        if not st.host:
+            return
+        st.gen += 1
+        try:
+            _transfer.place_on_device_into(st.h, _flat(st), reason)
+            st.host = False
+        finally:
+            st.gen += 1
+
+
+def host_view(d, st):
+    """The host array over ``st.h`` with the geometry of ``d``, a device view of ``st.d``."""
+    off = d.data.ptr - st.d.data.ptr if d.size else 0
+    return numpy.ndarray(d.shape, d.dtype, buffer=st.h, offset=off, strides=d.strides)
+
+
+# ---------------------------------------------------------------- owners, found from their root
+
+# id(device root array) -> weak reference to the xpshim array that owns it: a CuPy view that a
+# CuPy function returns (np.split, np.reshape) joins its owner's storage through this
+_owners = {}
+_sweep_at = [1024]
+_ref = weakref.ref
+
+
+def register(owner, root):
+    """Record ``owner`` (an xpshim array) as the owner of device root array ``root``."""
+    _owners[id(root)] = _ref(owner)
+    if len(_owners) > _sweep_at[0]:
+        for k in [k for k, r in _owners.items() if r() is None]:
+            del _owners[k]
+        _sweep_at[0] = max(1024, 2 * len(_owners))
+
+
+def owner_of(root):
+    """The live xpshim array owning ``root``, or None."""
+    r = _owners.get(id(root))
+    if r is None:
+        return None
+    o = r()
+    if o is None or o._st.d is not root:
+        return None
+    return o
