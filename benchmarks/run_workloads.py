@@ -7,9 +7,9 @@ inputs given new memory (as data read anew). The
 repeats interleave: each round runs every variant once, so that a drift of the
 host's speed falls on all variants alike.
 
-    python benchmarks/workloads.py                 # full sizes
-    python benchmarks/workloads.py --quick         # small sizes, 5 repeats: a smoke run (CPU-only is fine)
-    python benchmarks/workloads.py --only kmeans --only lu_by_hand
+    python benchmarks/run_workloads.py                 # full sizes
+    python benchmarks/run_workloads.py --quick         # small sizes, 5 repeats: a smoke run (CPU-only is fine)
+    python benchmarks/run_workloads.py --only kmeans --only lu_by_hand
     python benchmarks/run.py --only workloads      # the same, as a section of the main runner
 
 Writes <out>/<tag>.json, <tag>.md and <tag>-speedups.png (matplotlib) to --out
