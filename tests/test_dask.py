@@ -11,8 +11,8 @@ import warnings
 import numpy
 import pytest
 
-pytest.importorskip("dask.array", reason='Dask mode needs dask: pip install "xpshim[dask]"')
-distributed = pytest.importorskip("distributed", reason='Dask mode needs distributed: pip install "xpshim[dask]"')
+pytest.importorskip("dask.array", reason='Dask mode needs dask: pip install ".[dask]"')
+distributed = pytest.importorskip("distributed", reason='Dask mode needs distributed: pip install ".[dask]"')
 
 import xpshim  # noqa: E402
 from xpshim import ConfigError, FallbackWarning  # noqa: E402
@@ -232,9 +232,9 @@ def test_import_does_not_import_dask():
 
 def test_missing_dask_says_how_to_install():
     r = _run("import sys; sys.modules['dask'] = None; import xpshim", XPSHIM_DEVICE="dask")
-    assert r.returncode != 0 and 'pip install "xpshim[dask]"' in r.stderr and "ConfigError" in r.stderr
+    assert r.returncode != 0 and 'pip install "dask[array]" distributed' in r.stderr and "ConfigError" in r.stderr
     r = _run("import sys; sys.modules['dask'] = None; import xpshim\nwith xpshim.device('dask'): pass")
-    assert r.returncode != 0 and 'pip install "xpshim[dask]"' in r.stderr
+    assert r.returncode != 0 and 'pip install "dask[array]" distributed' in r.stderr
 
 
 @pytest.mark.parametrize("var,value,says", [

@@ -49,7 +49,7 @@ _PIECE = 2 << 20  # bytes per thread within a chunk, at least
 SEND_PIECE = 4 << 20  # from 2 * this, a chunk is filled in pieces of this, each sent once filled
 
 
-RESULT_CAP = _config.read_bytes("XPSHIM_PINNED_RESULTS_MAX", 4 << 30, "e.g. 4294967296")  # pinned bytes that live
+RESULT_CAP = _config.pinned_results_max  # (XPSHIM_PINNED_RESULTS_MAX) pinned bytes that live
 # results of device-to-host copies may hold
 
 _lock = threading.Lock()

@@ -33,7 +33,7 @@ MIN_BYTES = 16 << 20
 SEEN = 64  # arrays remembered after one upload (the oldest forgotten first)
 
 
-CAP = _config.read_bytes("XPSHIM_REGISTERED_MAX", 4 << 30, "e.g. 4294967296; 0 turns registering off", least=0)
+CAP = _config.registered_max  # XPSHIM_REGISTERED_MAX
 
 _lock = threading.RLock()  # (re-entered when a registered array is freed while it is held)
 _seen = OrderedDict()  # id(root) -> (weak reference, address, bytes): uploaded once
