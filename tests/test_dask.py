@@ -210,6 +210,18 @@ def test_matmul_example(dask_mode):
     numpy.testing.assert_allclose(xpshim.asnumpy(result), xpshim.asnumpy(A_) @ xpshim.asnumpy(B_), rtol=1e-10)
 
 
+def test_matmul_example_runs_its_numba_loop_on_gathered_copies(dask_mode, capsys):
+    """Numba cannot take a Dask array: the example gathers both inputs (and the product, to
+    compare) to this process, counted, and says so in its output."""
+    before = gathers()
+    A_, B_, result = matmul.main(["--n", "40"])
+    out = capsys.readouterr().out
+    assert "gathered from the Dask cluster" in out and "matches np.dot: True" in out, out
+    assert gathers() - before >= 3  # A, B and the product, each one counted gather
+    loop = matmul.matrix_multiplication(xpshim.asnumpy(A_), xpshim.asnumpy(B_))
+    numpy.testing.assert_allclose(loop, numpy.dot(xpshim.asnumpy(A_), xpshim.asnumpy(B_)), rtol=1e-10)
+
+
 def _run(code, **env):
     e = {**os.environ, "PYTHONPATH": ROOT, **env}
     return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
