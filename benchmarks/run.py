@@ -5,7 +5,7 @@ they are timed; device synchronised before every clock read.
     python benchmarks/run.py            # everything this machine can run
     python benchmarks/run.py --quick    # small sizes, a smoke test (CPU-only is fine)
 
-    python benchmarks/run.py --only workloads   # the workload suite (benchmarks/workloads.py)
+    python benchmarks/run.py --only workloads   # the workload suite (benchmarks/run_workloads.py)
 
 Writes benchmarks/results/<tag>.json and .md (and PNG plots when matplotlib is there).
 """
@@ -306,10 +306,10 @@ def bench_copies(quick):
 # ---------------------------------------------------------------- the workload suite
 
 def workloads_runner():
-    """benchmarks/workloads.py, loaded by path (``import workloads`` names the package of workloads)."""
+    """benchmarks/run_workloads.py, loaded by path (benchmarks/ need not be on sys.path)."""
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("workloads_runner", os.path.join(HERE, "workloads.py"))
+    spec = importlib.util.spec_from_file_location("workloads_runner", os.path.join(HERE, "run_workloads.py"))
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod

@@ -180,3 +180,74 @@ def test_registered_cap_of_zero_turns_registering_off():
     r = py("from xpshim import _register; print(_register.CAP, _register.status())", XPSHIM_REGISTERED_MAX="0")
     assert r.returncode == 0, r.stderr
     assert r.stdout.split()[0] == "0" and "off (XPSHIM_REGISTERED_MAX=0)" in r.stdout
+
+
+# ---- every XPSHIM_* variable, checked at import -------------------------------------------------
+# name -> (bad values, a phrase of the fix the error must name, a good value that imports)
+VARIABLES = {
+    "XPSHIM_DEVICE": (["tpu", "GPU0", "1"], "use one of auto, cpu, gpu, dask", "cpu"),
+    "XPSHIM_FALLBACK": (["loud", "0"], "use one of warn, silent, raise", "silent"),
+    "XPSHIM_TRANSFERS": (["never", "yes"], "use one of count, warn", "warn"),
+    "XPSHIM_REPORT": (["/no/such/dir/r.json", "/", "{tmp}"], "unset XPSHIM_REPORT", "{tmp}/r.json"),
+    "XPSHIM_CROSSOVER": (["-1", "lots", "1.5", "1e30"], "whole number >= 0", "3.2e4"),
+    "XPSHIM_PINNED_RESULTS_MAX": (["-5", "4GB", "1.5"], "integer >= 0", "0"),
+    "XPSHIM_REGISTERED_MAX": (["-1", "4GB"], "integer >= 0", "1073741824"),
+    "XPSHIM_DASK_SCHEDULER": (["nowhere", "tcp:/x", "host:port"], "scheduler's address", "tcp://127.0.0.1:8786"),
+    "XPSHIM_DASK_CHUNK_TYPE": (["tpu", "gpu"], "use one of auto, numpy, cupy", "cupy"),
+    "XPSHIM_DASK_CHUNK_BYTES": (["lots", "0", "-1MiB", "12 parsecs"], "256MiB", "64MiB"),
+    "XPSHIM_SIMULATE_GPU": (["yes", "2", "true"], "use one of 0, 1", "1"),
+}
+# Set by xpshim itself, not by users: `python -m xpshim run` hands its import scope to the
+# multiprocessing children it starts (xpshim/_scope.py)
+INTERNAL = {"XPSHIM_RUN_SCOPE"}
+
+
+def test_the_table_covers_every_variable_the_library_reads():
+    import re
+
+    found = set()
+    for folder, _, files in os.walk(os.path.join(ROOT, "xpshim")):
+        for f in files:
+            if f.endswith(".py"):
+                with open(os.path.join(folder, f)) as src:
+                    found |= set(re.findall(r"XPSHIM_[A-Z_]*[A-Z](?![A-Z_*])", src.read()))  # (not XPSHIM_DASK_*)
+    assert found - set(VARIABLES) - INTERNAL == set()
+
+
+BAD = [(var, value) for var, (values, _, _) in VARIABLES.items() for value in values]
+
+
+@pytest.mark.parametrize("var,value", BAD)
+def test_a_bad_value_stops_the_import_and_names_the_fix(var, value, tmp_path):
+    value = value.format(tmp=tmp_path)
+    r = py("import xpshim; print('imported')", **{var: value})
+    assert r.returncode != 0 and "imported" not in r.stdout
+    last = r.stderr.strip().splitlines()[-1]
+    assert last.startswith("xpshim.ConfigError: ") and var in last and VARIABLES[var][1] in last, r.stderr
+
+
+@pytest.mark.parametrize("var", sorted(VARIABLES))
+def test_a_good_value_imports(var, tmp_path):
+    env = {var: VARIABLES[var][2].format(tmp=tmp_path)}
+    if var == "XPSHIM_DEVICE":
+        env[var] = "cpu"
+    r = py("import xpshim; print('imported')", **env)
+    assert r.returncode == 0 and r.stdout.strip() == "imported", r.stderr
+
+
+def test_the_report_keeps_its_path_when_the_program_changes_directory(tmp_path):
+    (tmp_path / "elsewhere").mkdir()
+    r = subprocess.run([sys.executable, "-c", "import os, xpshim as np; os.chdir('elsewhere'); np.sum(np.ones(3))"],
+                       capture_output=True, text=True, cwd=tmp_path,
+                       env={**{k: v for k, v in os.environ.items() if not k.startswith("XPSHIM_")},
+                            "PYTHONPATH": ROOT, "XPSHIM_REPORT": "r.json"})
+    assert r.returncode == 0, r.stderr
+    assert set(json.loads((tmp_path / "r.json").read_text())) == {"transfers", "placement", "fallbacks"}
+
+
+@pytest.mark.skipif(not NO_GPU, reason="this machine has a usable GPU")
+def test_device_gpu_without_one_names_the_cause_not_a_variable_that_is_not_set():
+    r = py("import xpshim\nwith xpshim.device('gpu'): pass")
+    last = r.stderr.strip().splitlines()[-1]
+    assert last.startswith("xpshim.DeviceError: ") and _backend.gpu_status().reason in last
+    assert "XPSHIM_DEVICE" not in last and 'xpshim.device("cpu")' in last

@@ -60,12 +60,12 @@ def where(device):
         if name == "cpu":
             return "cpu", None
         if name == "gpu":
-            _backend.require_gpu(f"device={device!r}")
+            _backend.require_gpu(f"device={device!r}", fix="pass device='cpu' (or no device=: the current device)")
             return "gpu", None
     if _backend.live or _backend.gpu_status().usable:
         for d in gpu_devices():
             if device == d:
-                _backend.require_gpu(f"device={device!r}")
+                _backend.require_gpu(f"device={device!r}", fix="pass device='cpu' (or no device=: the current device)")
                 return "gpu", (d if hasattr(d, "__enter__") else None)
     raise ValueError(f"Device not understood: {device!r}. Use 'cpu', 'gpu', or an array's x.device "
                      f"(xpshim.__array_namespace_info__().devices() lists them: {devices()!r})")
@@ -202,7 +202,7 @@ def from_data(f, npf, name, a, dtype, args, kwargs):
             a = host(a, f"{name}(..., device='cpu')") if type(a) is ndarray else _transfer.to_host(a, name)
             copy = None  # (the host copy is the copy)
         return npf(a, dtype, *args, copy=copy, **kwargs)
-    xp = _backend.require_gpu(f"xpshim.{name}(..., device={device!r})")
+    xp = _backend.require_gpu(f"xpshim.{name}(..., device={device!r})", fix="pass device='cpu' (or no device=: the current device)")
     if not gpu_in:
         if copy is False:
             raise _crossing_error(name, "host", "GPU")  # host data to the GPU is a copy
@@ -370,7 +370,7 @@ def to_device(x, device=None):
         return numpy.asarray(x)
     if target != "gpu":
         raise ValueError(f"unknown device {device!r}; use 'cpu' or 'gpu'")
-    _backend.require_gpu("xpshim.to_device(x, 'gpu')")
+    _backend.require_gpu("xpshim.to_device(x, 'gpu')", fix="keep the data on the CPU (xpshim.to_device(x, 'cpu'))")
     if type(x) is ndarray:
         return _to_device(x, cuda_dev) if cuda_dev is not None else x
     if _backend.is_raw_gpu_array(x):

@@ -63,7 +63,8 @@ def gpu_status():
         _status, xp = _simulated()
         return _status
     if importlib.util.find_spec("cupy") is None:
-        _status = GpuStatus(False, "CuPy is not installed (pip install 'xpshim[cuda12]' or 'xpshim[cuda13]')")
+        _status = GpuStatus(False, "CuPy is not installed (pip install cupy-cuda12x, or cupy-cuda13x for "
+                                   "CUDA 13; from the xpshim repository checkout: pip install '.[cuda12]')")
         return _status
     count, why = _probe_driver()
     if count == 0:
@@ -94,13 +95,18 @@ def _simulated():
     return GpuStatus(True, f"simulated: NumPy with CuPy {_simgpu.version()}'s API", 1), _simgpu.module()
 
 
-def require_gpu(who):
-    """Raise DeviceError with the reason and the fix if the GPU is not usable."""
+def require_gpu(who, fix=None):
+    """Raise DeviceError with the reason and the fix (by default: XPSHIM_DEVICE's) if the GPU is
+    not usable."""
     st = gpu_status()
     if not st.usable:
+        if fix is None:
+            from . import _config
+
+            fix = ("set XPSHIM_DEVICE=cpu (or unset it) to run on the CPU" if _config.requested_device == "gpu"
+                   else 'keep the data on the CPU (xpshim.device("cpu"), or NumPy arrays)')
         raise DeviceError(
-            f"{who} asks for the GPU, but none is usable: {st.reason}. "
-            "Unset XPSHIM_DEVICE (or set XPSHIM_DEVICE=cpu) to run on the CPU; "
+            f"{who} asks for the GPU, but none is usable: {st.reason}. To go on without one, {fix}; "
             "`python -m xpshim info` shows what was detected."
         )
     mark_live()

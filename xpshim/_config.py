@@ -10,11 +10,18 @@ XPSHIM_REPORT    path                write ``xpshim.stats()`` there as JSON at e
 XPSHIM_CROSSOVER elements            in auto mode, arrays smaller than this stay on the CPU
                                      (default: the calibrated value, else 2**15; see _placement)
 XPSHIM_SIMULATE_GPU 0 | 1            1: NumPy on the CPU acts as the GPU, with CuPy's API (xpshim/_simgpu)
+XPSHIM_PINNED_RESULTS_MAX bytes      pinned memory that live copies from the GPU may hold (_pinned)
+XPSHIM_REGISTERED_MAX bytes          host memory registered in place for repeated uploads (_register)
+XPSHIM_DASK_SCHEDULER, XPSHIM_DASK_CHUNK_TYPE, XPSHIM_DASK_CHUNK_BYTES   Dask mode (xpshim/_dask)
+
+Every one is checked here, at import, so that a wrong value stops the program at its start with
+a ConfigError naming the fix (not at exit, nor at the first array).
 """
 
 import contextlib
 import contextvars
 import os
+import re
 
 from ._errors import ConfigError
 
@@ -37,7 +44,32 @@ def _read(var, valid, default):
 requested_device = _read("XPSHIM_DEVICE", DEVICES, "auto")
 fallback_policy = _read("XPSHIM_FALLBACK", FALLBACKS, "warn")
 transfer_policy = _read("XPSHIM_TRANSFERS", TRANSFERS, "count")
-report_path = os.environ.get("XPSHIM_REPORT") or None
+
+
+def _read_report():
+    """The report's absolute path (the program may change directory before exit), or None; a
+    ConfigError now when the file could not be written at exit."""
+    raw = os.environ.get("XPSHIM_REPORT", "").strip()
+    if not raw:
+        return None
+    path = os.path.abspath(os.path.expanduser(raw))
+    folder = os.path.dirname(path)
+    if os.path.isdir(path):
+        problem = "is a directory"
+    elif not os.path.isdir(folder):
+        problem = f"its directory {folder} does not exist"
+    elif not os.access(folder, os.W_OK | os.X_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        problem = f"it cannot be written here ({folder} or the file is not writable)"
+    else:
+        return path
+    raise ConfigError(
+        f"XPSHIM_REPORT={raw!r}: {problem}, so the report could not be written at exit; point it at a "
+        f"file in a writable directory (e.g. XPSHIM_REPORT=$PWD/xpshim-report.json; create a missing "
+        f"directory with mkdir -p), or unset XPSHIM_REPORT"
+    )
+
+
+report_path = _read_report()
 simulate_gpu = _read("XPSHIM_SIMULATE_GPU", ("0", "1"), "0") == "1"
 
 # The size-aware placement of auto mode (xpshim/_placement.py). The default sits between the
@@ -79,15 +111,67 @@ def read_bytes(var, default, example, least=None):
     except ValueError:
         n = None
     if n is None or (least is not None and n < least):
-        raise ConfigError(f"{var}={raw!r} is not a number of bytes; give an integer ({example}), "
+        at_least = "" if least is None else f" >= {least}"
+        raise ConfigError(f"{var}={raw!r} is not a number of bytes; give an integer{at_least} ({example}), "
                           f"or unset it for the default of {default / 2**30:g} GiB")
     return n
 
 
-# Read here, at import, so that a wrong value fails at once (_pinned and _register load with the GPU):
-# pinned bytes that live results of device-to-host copies may hold; bytes of host arrays registered
-pinned_results_max = read_bytes("XPSHIM_PINNED_RESULTS_MAX", 4 << 30, "e.g. 4294967296")
+pinned_results_max = read_bytes("XPSHIM_PINNED_RESULTS_MAX", 4 << 30,
+                                "e.g. 4294967296; 0 keeps results in ordinary memory", least=0)
 registered_max = read_bytes("XPSHIM_REGISTERED_MAX", 4 << 30, "e.g. 4294967296; 0 turns registering off", least=0)
+
+# Dask mode's variables (used by xpshim/_dask, which imports Dask only when the mode is chosen).
+DASK_CHUNK_TYPES = ("auto", "numpy", "cupy")
+DASK_LOCAL = ("local", "threads", "synchronous")
+# dask.utils.parse_bytes's units (its table, lower-cased), so that its sizes read the same here
+_UNITS = {"": 1, "b": 1, "k": 10**3, "kb": 10**3, "m": 10**6, "mb": 10**6, "g": 10**9, "gb": 10**9,
+          "t": 10**12, "tb": 10**12, "p": 10**15, "pb": 10**15, "ki": 2**10, "kib": 2**10, "mi": 2**20,
+          "mib": 2**20, "gi": 2**30, "gib": 2**30, "ti": 2**40, "tib": 2**40, "pi": 2**50, "pib": 2**50}
+
+
+def parse_size(value, source):
+    """Bytes from ``value`` (an int, or text as Dask writes sizes: ``134217728``, ``256MiB``,
+    ``1e9``, ``2 GB``); None when empty; a ConfigError naming ``source`` when not a size > 0."""
+    if value is None or value == "":
+        return None
+    n = 0
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        n = int(value)
+    else:
+        m = re.fullmatch(r"\s*([0-9]*\.?[0-9]+(?:e[+-]?[0-9]+)?)\s*([a-z]*)\s*", str(value).lower())
+        if m and m.group(2) in _UNITS:
+            n = int(float(m.group(1)) * _UNITS[m.group(2)])
+    if n <= 0:
+        raise ConfigError(f"{source}={value!r} is not a size in bytes; use e.g. 134217728, 256MiB or 1GB")
+    return n
+
+
+def check_chunk_type(value, source):
+    """``value`` as one of DASK_CHUNK_TYPES (empty: "auto"), or a ConfigError naming them."""
+    v = (value or "auto").strip().lower()
+    if v not in DASK_CHUNK_TYPES:
+        raise ConfigError(f"{source}={value!r} is not a valid value; use one of {', '.join(DASK_CHUNK_TYPES)}")
+    return v
+
+
+def _read_scheduler():
+    raw = os.environ.get("XPSHIM_DASK_SCHEDULER", "").strip()
+    if not raw or raw.lower() in DASK_LOCAL:
+        return raw.lower() or None
+    # an address as distributed.Client takes one: tcp://host:8786 (any protocol), or host:port
+    if re.fullmatch(r"[a-z][a-z0-9+]*://\S+|[^\s:/]+:[0-9]+", raw):
+        return raw
+    raise ConfigError(
+        f"XPSHIM_DASK_SCHEDULER={raw!r} is not a scheduler address (tcp://host:8786 or host:8786) nor "
+        f"one of {', '.join(DASK_LOCAL)}; set it to your scheduler's address (dask scheduler prints "
+        "it), or unset it (the current distributed client, else a local cluster)"
+    )
+
+
+dask_scheduler = _read_scheduler()
+dask_chunk_type = check_chunk_type(os.environ.get("XPSHIM_DASK_CHUNK_TYPE"), "XPSHIM_DASK_CHUNK_TYPE")
+dask_chunk_bytes = parse_size(os.environ.get("XPSHIM_DASK_CHUNK_BYTES", "").strip(), "XPSHIM_DASK_CHUNK_BYTES")
 
 
 def calibration_path():
@@ -239,7 +323,8 @@ def device(name, **dask_options):
     from . import _backend
 
     if name == "gpu":
-        _backend.require_gpu('xpshim.device("gpu")')
+        _backend.require_gpu('xpshim.device("gpu")', fix='use xpshim.device("auto") (the GPU when one is '
+                             'usable, else the CPU) or xpshim.device("cpu") to run on the CPU')
     resolved = name
     if name == "auto":
         resolved = "gpu" if _backend.gpu_status().usable else "cpu"

@@ -6,7 +6,7 @@ caches: each destination line is first read (a read for ownership), and those re
 memory bandwidth from the DMA engine that is reading the buffers at the same time. With
 non-temporal stores, uploads of 512 MiB from ordinary memory ran at 32-35 GB/s on the H200
 hosts, against 27-31 with NumPy's copy; at 64 MiB both ran at 24-28 (benchmarks/results/
-h200-fill-probe-v*.md). 64-byte stores, a page at a time, did best or as well as the others.
+h200-fill-probe-v2*.md). 64-byte stores, a page at a time, did best or as well as the others.
 
 The copy is a small LLVM function, compiled once per process by llvmlite (the compiler under
 Numba, already a dependency) and called through ctypes, which lets go of the GIL: the copy

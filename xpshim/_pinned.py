@@ -29,8 +29,8 @@ import numpy
 from . import _config, _ntcopy, _register
 
 # From 16 KiB up, our staging (one host copy into a pinned buffer, then an asynchronous send) is
-# faster than CuPy's pageable copy on the H200 host: 15.9 / 35.8 / 121 us at 16 KiB / 256 KiB /
-# 1 MiB against 19.5 / 40.4 / 145 (benchmarks/results/h200-copies-small-probe-v1.md); threads
+# faster than CuPy's pageable copy on the H200 host: 14.8 / 32.8 / 111 us at 16 KiB / 256 KiB /
+# 1 MiB against 21.4 / 36.8 / 128 (benchmarks/results/h200-copies-small-probe-v2.md); threads
 # join in only from 2 * _PIECE
 MIN_BYTES = 16 << 10
 # Results of this many bytes and more land straight in pinned memory (no threads: one pool
@@ -198,7 +198,7 @@ def in_order(pool, m, part, send, piece=None):
     """``part(a, b)`` for pieces [a, b) of [0, m) on the ``pool``'s threads at once, and
     ``send(a, b)`` for each piece in order as soon as it is filled: the bus starts on a buffer
     before its last piece is in (4 MiB pieces: 26.8 GB/s at 64 MiB on the H200 host against 18.6
-    for filling the whole buffer first, benchmarks/results/h200-copies-probe-v3.md). If a piece
+    for filling the whole buffer first: copies probe v3 in benchmarks/HISTORY.md). If a piece
     fails, no later piece is sent, and every piece has ended before the error is raised (no
     thread still writes into the buffer once the caller lets go of it)."""
     piece = piece or SEND_PIECE

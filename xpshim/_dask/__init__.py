@@ -9,8 +9,8 @@ fallback. Host interop (``numpy.asarray``, Pillow, ``print``, ``float``, iterati
 computes and gathers, each gather counted in ``xpshim.stats()`` (the cluster is the
 "device": gathers count as ``device_to_host``, data sent to it as ``host_to_device``).
 
-Chunks are NumPy arrays, or CuPy arrays on GPU workers. Environment variables, read
-when Dask mode is first used (``xpshim.device("dask", ...)`` overrides each per thread):
+Chunks are NumPy arrays, or CuPy arrays on GPU workers. Environment variables, checked at
+import by ``_config`` (``xpshim.device("dask", ...)`` overrides each per thread):
 
 XPSHIM_DASK_SCHEDULER   where to compute: a scheduler address (``tcp://host:8786``);
                         ``local`` (start a local cluster: dask-cuda's LocalCUDACluster,
@@ -28,13 +28,14 @@ Dask is imported only here, and only when the mode is chosen.
 
 import contextlib
 import contextvars
-import os
 import threading
 
+from .. import _config
 from .._errors import ConfigError
 
-INSTALL_HINT = 'pip install "xpshim[dask]"'
-CHUNK_TYPES = ("auto", "numpy", "cupy")
+# (xpshim is not on PyPI: its extras install only from a checkout of its repository)
+INSTALL_HINT = 'pip install "dask[array]" distributed (from the xpshim repository checkout: pip install ".[dask]")'
+CHUNK_TYPES = _config.DASK_CHUNK_TYPES
 LOCAL_SCHEDULERS = ("threads", "synchronous")
 DEFAULT_CHUNK_BYTES = {"numpy": 128 * 2**20, "cupy": 512 * 2**20}
 
@@ -56,27 +57,11 @@ def require():
 
 
 def _parse_bytes(value, source):
-    if value is None or value == "":
-        return None
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        n = int(value)
-    else:
-        from dask.utils import parse_bytes
-
-        try:
-            n = parse_bytes(str(value))
-        except (ValueError, TypeError):
-            n = 0
-    if n <= 0:
-        raise ConfigError(f"{source}={value!r} is not a size in bytes; use e.g. 134217728, 256MiB or 1GB")
-    return n
+    return _config.parse_size(value, source)
 
 
 def _check_type(value, source):
-    v = (value or "auto").strip().lower()
-    if v not in CHUNK_TYPES:
-        raise ConfigError(f"{source}={value!r} is not a valid value; use one of {', '.join(CHUNK_TYPES)}")
-    return v
+    return _config.check_chunk_type(value, source)
 
 
 class _Settings:
@@ -105,11 +90,9 @@ def enable():
         if _enabled:
             return
         require()
-        _process = _Settings(
-            scheduler=os.environ.get("XPSHIM_DASK_SCHEDULER", "").strip() or None,
-            chunk_type=_check_type(os.environ.get("XPSHIM_DASK_CHUNK_TYPE"), "XPSHIM_DASK_CHUNK_TYPE"),
-            chunk_bytes=_parse_bytes(os.environ.get("XPSHIM_DASK_CHUNK_BYTES"), "XPSHIM_DASK_CHUNK_BYTES"),
-        )
+        # (read and checked at import by _config)
+        _process = _Settings(scheduler=_config.dask_scheduler, chunk_type=_config.dask_chunk_type,
+                             chunk_bytes=_config.dask_chunk_bytes)
         from . import routing
 
         routing.install()
