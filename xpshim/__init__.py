@@ -24,9 +24,12 @@ from ._dispatch import asnumpy, ufunc  # noqa: F401
 from ._handwritten import empty_pinned, free_gpu_memory, get_array_module, get_device, to_device, zeros_pinned  # noqa: F401
 from ._ndarray import ndarray  # noqa: F401
 from ._vectorize import numba_vectorize  # noqa: F401
-from . import _namespace
+from . import _namespace, _warnlines
 
-__version__ = "0.1.0"
+# NumPy's version: code that checks ``np.__version__`` (``>= "2"``) takes NumPy's branch, as it
+# runs on NumPy's functions. xpshim's own version: ``xpshim.__xpshim_version__`` (docs/differences.md).
+__xpshim_version__ = "0.1.0"
+__version__ = _numpy.__version__
 
 # Resolve the process default device now: a forced GPU that is absent fails
 # here, at import, with the reason; auto probes the driver without CuPy first.
@@ -34,10 +37,11 @@ if _config._resolve_default() == "gpu":
     _backend.mark_live()
 
 _namespace.register_submodules()
+_warnlines.install()  # NumPy's RuntimeWarnings from inside xpshim's wrappers told at the user's line
 _OWN = {"device", "stats", "reset_stats", "asnumpy", "to_device", "get_device", "empty_pinned", "zeros_pinned",
         "get_array_module", "free_gpu_memory", "numba_vectorize", "ConfigError", "DeviceError", "FallbackError",
         "FallbackWarning", "OutOfMemoryError", "TransferWarning", "XpshimError"}
-__all__ = sorted(set(getattr(_numpy, "__all__", ())) | _OWN)
+__all__ = sorted(set(getattr(_numpy, "__all__", ())) - {"__array_namespace_info__"} | _OWN)  # (NumPy lists it, has none)
 
 
 def __getattr__(name):

@@ -27,6 +27,10 @@ def _to_host(x, reason):
 
 def _to_device(r):
     if type(r) is numpy.ndarray:
+        from ._dispatch import host_only_dtype
+
+        if host_only_dtype(r.dtype):
+            return r  # object, strings, ... have no GPU form: NumPy's array, as np.array(..., dtype=object)
         return wrap(_transfer.to_device(r, "fallback result"))
     if type(r) is tuple or type(r) is list:
         return type(r)(map(_to_device, r))

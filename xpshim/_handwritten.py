@@ -195,6 +195,8 @@ def _lexsort_keys(keys):
     # NumPy takes a sequence of key arrays; CuPy's lexsort takes one 2-D array.
     if type(keys) in (list, tuple) and _backend.live and any(type(k) is ndarray for k in keys):
         return _backend.xp.stack([k._a if type(k) is ndarray else _transfer.to_device(k, "lexsort key") for k in keys])
+    if type(keys) in (list, tuple) and _backend.live:  # keys as Python numbers: CuPy takes arrays only
+        return _transfer.to_device(keys, "lexsort keys")
     return keys
 
 
@@ -205,6 +207,8 @@ def lexsort(keys, axis=-1):
 
     if (locate((keys,), {}) or _config.current_device()) == "cpu":
         return numpy.lexsort(keys, axis)
+    if type(keys) in (list, tuple) and locate((keys,), {}) is None and numpy.asarray(keys).dtype.kind not in "biufc":
+        return numpy.lexsort(keys, axis)  # keys of strings (names): no GPU form, and no GPU data given
     if axis != -1:
         from . import _fallback
 

@@ -519,7 +519,9 @@ class ndarray(metaclass=_NdarrayMeta):
             return iter(self._h.copy())  # NumPy scalars, as NumPy's iteration gives
         if self._a.ndim == 0:
             raise TypeError("iteration over a 0-d array")
-        return map(wrap, self._a)
+        if self._a.ndim == 1:  # one copy for the whole loop (not one per element), NumPy's scalars
+            return iter(host(self, "iteration"))
+        return map(wrap, self._a)  # rows: views, as NumPy's (a write to one lands in the array)
 
     def __contains__(self, v):
         return bool(self._a == operand(v)) if self._a.ndim == 0 else bool((self._a == operand(v)).any())
@@ -628,8 +630,10 @@ class ndarray(metaclass=_NdarrayMeta):
         from . import _namespace
 
         xu = _namespace.ufunc_for(uf)
-        if xu is None:
-            return NotImplemented
+        if xu is None:  # SciPy's, an object ufunc (np.frompyfunc): _foreign
+            from . import _foreign
+
+            return _foreign.call(uf, method, inputs, kwargs)
         return getattr(xu, method)(*inputs, **kwargs)
 
     def __array_function__(self, func, types, args, kwargs):

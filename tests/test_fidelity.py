@@ -1,0 +1,334 @@
+"""GPU-side fidelity, class by class, each over every name it can touch (on the stand-in, and on a
+real GPU with ``-m gpu``): Python sequences as array data, empty lists, positional ``out``,
+foreign ufuncs, masked arrays, warnings' lines, iteration's copies."""
+
+import doctest
+import inspect
+import sys
+import types
+import warnings
+
+import numpy
+import pytest
+
+import xpshim
+from conftest import transfers
+from xpshim import _registry
+from xpshim._namespace import _numpy_module
+
+
+def routed_callables(skip_random=False):
+    """(qualified name, NumPy's callable, xpshim's) for every routed non-ufunc name."""
+    out = []
+    for sub in ["", *_registry.ROUTED_MODULES]:
+        if skip_random and sub.startswith("random"):
+            continue
+        npmod = _numpy_module(sub)
+        xmod = xpshim if not sub else sys.modules["xpshim." + sub]
+        for name in sorted(set(getattr(npmod, "__all__", None) or dir(npmod))):
+            npo = getattr(npmod, name, None)
+            if name.startswith("_") or npo is None or isinstance(npo, (type, types.ModuleType, numpy.ufunc)) \
+                    or not callable(npo) or name in _registry.HOST_IO:
+                continue
+            try:
+                xo = getattr(xmod, name)
+            except AttributeError:
+                continue
+            if xo is not npo:
+                out.append((f"{sub}.{name}" if sub else name, npo, xo))
+    return out
+
+
+def _same(ref, got):
+    """NumPy's result ``ref`` and xpshim's ``got``: equal dtype, shape and values (NaN equal)."""
+    if isinstance(ref, (tuple, list)):
+        return type(got) is type(ref) and len(ref) == len(got) and all(map(_same, ref, got))
+    if not isinstance(ref, (numpy.ndarray, numpy.generic, int, float, complex, bool)):
+        return True  # (an object: poly1d, a generator; compared by the tests that own them)
+    got = xpshim.asnumpy(got)
+    ref = numpy.asarray(ref)
+    return ref.dtype == got.dtype and ref.shape == got.shape and numpy.array_equal(ref, got, equal_nan=ref.dtype.kind in "fc")
+
+
+def _compare(name, npo, xo, args, gpu_args, bad):
+    """NumPy's ``npo(*args)`` against xpshim's ``xo(*gpu_args)`` on the GPU side: 0 where NumPy
+    raises (nothing compared), else 1, with any difference put in ``bad``."""
+    try:
+        ref = npo(*args)
+    except Exception:
+        return 0
+    with xpshim.device("gpu"):
+        try:
+            got = xo(*gpu_args)
+        except Exception as e:
+            bad[name] = (args, f"{type(e).__name__}: {e}"[:160])
+            return 1
+    if not _same(ref, got):
+        bad[name] = (args, "differs from NumPy")
+    return 1
+
+
+# ---------------------------------------------------------------- 1. sequences as array data
+
+_V1, _V2, _I1 = [0.5, 1.5, 2.0, 3.0], [[2.0, 1.0], [1.0, 3.0]], [1, 0, 2, 1]
+_COMBOS = [(_V1,), (_V2,), (_I1,), (_V1, _V1), (_V2, _V2), (_V2, _V1), (_I1, _I1), (_V1, 2), (_V2, 1)]
+# Names whose list answer is not compared, with why
+_LIST_EXEMPT = {
+    "empty_like": "its values are whatever the memory held",
+    "row_stack": "a deprecated alias of vstack (NumPy warns on each call)",
+    "bincount": "a list of floats as counts: NumPy truncates them (docs/differences.md)",
+    "take": "a list of floats as indices: NumPy truncates them (docs/differences.md)",
+}
+
+
+def _as_tuples(v):
+    return tuple(_as_tuples(x) for x in v) if type(v) is list else v
+
+
+def test_every_routed_name_takes_lists_and_tuples_as_numpy_does(gpu):
+    """Each routed function called with lists (then tuples) of numbers, in the first argument
+    shapes NumPy takes for it, gives NumPy's answer on the GPU side."""
+    compared, bad = 0, {}
+    with numpy.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name, npo, xo in routed_callables(skip_random=True):
+            if name in _LIST_EXEMPT:
+                continue
+            for combo in _COMBOS:
+                for form in (lambda v: v, _as_tuples):
+                    args = tuple(form(c) for c in combo)
+                    compared += _compare(name, npo, xo, args, args, bad)
+    assert compared > 1000, compared  # (the generator really reached the names)
+    assert bad == {}
+
+
+_P = doctest.DocTestParser()
+# Examples in NumPy's docstrings that raise under xpshim on the GPU side, with why
+_EXAMPLE_EXEMPT = {
+    "copy": "sets a GPU array's WRITEABLE flag to False (docs/differences.md)",
+    "unique": "unique(axis=0) views rows as a structured dtype, which has no GPU form",
+    "unique_all": "CuPy's unique_all answers a plain tuple: no .values (docs/differences.md)",
+    "unique_counts": "CuPy's unique_counts answers a plain tuple: no .values (docs/differences.md)",
+    "unique_inverse": "CuPy's unique_inverse answers a plain tuple: no .values (docs/differences.md)",
+    "random.choice": "a choice among strings: CuPy's choice takes numbers only",
+    "polynomial.polynomial.polyvalfromroots": "CuPy's polyvalfromroots broadcasts x with r otherwise",
+}
+
+
+def _examples(doc, module):
+    """Run a docstring's examples with ``np`` = ``module``: (outcome, value) for each."""
+    ns = {"np": module, "__name__": "__examples__"}
+    for ex in _P.get_examples(doc):
+        src = ex.source.replace("import numpy as np", f"import {module.__name__} as np")
+        if "plt" in src or "matplotlib" in src:
+            return
+        try:
+            try:
+                code = compile(src, "<example>", "eval")
+            except SyntaxError:
+                exec(compile(src, "<example>", "exec"), ns)
+                yield "ok", None, src
+                continue
+            yield "ok", eval(code, ns), src
+        except Exception as e:
+            yield "raised", f"{type(e).__name__}: {e}"[:160], src
+
+
+def test_numpys_docstring_examples_run_on_the_gpu_side(gpu, tmp_path, monkeypatch):
+    """Every routed name's examples from NumPy's own docstrings (lists, tuples, scalars, NumPy
+    arrays, as NumPy's users write them) raise nothing on the GPU side that NumPy does not."""
+    monkeypatch.chdir(tmp_path)  # (the examples of np.save and friends write files)
+    ran, bad = 0, {}
+    with numpy.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name, npo, _ in routed_callables():
+            doc = getattr(npo, "__doc__", None) or ""
+            if ">>>" not in doc or name in _EXAMPLE_EXEMPT:
+                continue
+            ref = list(_examples(doc, numpy))
+            with xpshim.device("gpu"):
+                got = list(_examples(doc, xpshim))
+            ran += 1
+            for (ka, _, src), (kb, vb, _) in zip(ref, got):
+                if ka == "ok" and kb == "raised":
+                    bad[name] = (src.strip(), vb)
+                    break
+    assert ran > 300, ran
+    assert bad == {}
+
+
+def test_documented_array_parameters_are_converted(gpu):
+    """Structural: every parameter NumPy documents as array_like (less _docparams.NOT_DATA) is one
+    xpshim's routing converts, for every routed function."""
+    from xpshim import _dispatch, _docparams
+
+    missing = []
+    for name, npo, _ in routed_callables():
+        arrays, seqs = _docparams.documented(npo)
+        try:
+            params = inspect.signature(npo).parameters
+        except (TypeError, ValueError):
+            continue
+        spec = _dispatch._array_like_params(npo, f"xpshim.{name}")
+        for p in (arrays | seqs) & set(params):
+            if params[p].kind is params[p].VAR_POSITIONAL:
+                if not spec[2]:
+                    missing.append((name, p))
+            elif p not in spec[1]:
+                missing.append((name, p))
+    assert missing == []
+
+
+# ---------------------------------------------------------------- 2. an empty list
+
+def test_an_empty_list_is_float64_except_where_numpy_reads_indices(gpu):
+    """For every routed function taking two array arguments, ``f(int_array, [])`` gives NumPy's
+    dtype and values: float64 data (np.append), intp indices (np.take, np.delete)."""
+    from xpshim import _dispatch
+
+    compared, bad = 0, {}
+    a = numpy.arange(4)
+    with numpy.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name, npo, xo in routed_callables(skip_random=True):
+            at = {i for i, _ in _dispatch._array_like_params(npo, f"xpshim.{name}")[0]}  # array parameters
+            for args in ((a, []), ([], a), (a, [], [])):
+                if not all(i in at for i in range(len(args))):
+                    continue
+                with xpshim.device("gpu"):
+                    g = xpshim.asarray(a)
+                compared += _compare(name, npo, xo, args, [g if x is a else x for x in args], bad)
+    assert compared > 50, compared
+    assert bad == {}
+
+
+# ---------------------------------------------------------------- 3. positional out
+
+def _float_loop(uf):
+    """Input and output type codes of ``uf``'s first loop over float64 (else int64, else bool)."""
+    for want in "dl?":
+        for t in uf.types:
+            ins, outs = t.split("->")
+            if set(ins) == {want}:
+                return ins, outs
+    return None
+
+
+_UFUNCS = sorted(n for n in dir(numpy) if isinstance(getattr(numpy, n), numpy.ufunc) and _float_loop(getattr(numpy, n))
+                 and n not in ("isnat", "matvec", "vecmat", "vecdot", "matmul"))
+
+
+def test_every_ufunc_returns_its_positional_out(gpu):
+    """``r = np.<ufunc>(x, ..., out1[, out2])``: ``r`` is the out array (each of them), holding
+    NumPy's values."""
+    bad = {}
+    with numpy.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (those CuPy has no loop for run on the host, warned)
+        for name in _UFUNCS:
+            uf = getattr(numpy, name)
+            ins, outs = _float_loop(uf)
+            hin = [numpy.array([0.5, 1.5, 2.5, 3.0]).astype(c) for c in ins]
+            ref = uf(*hin)
+            ref = ref if type(ref) is tuple else (ref,)
+            with xpshim.device("gpu"):
+                xin = [xpshim.asarray(h) for h in hin]
+                xout = [xpshim.empty(4, dtype=c) for c in outs]
+                r = getattr(xpshim, name)(*xin, *xout)
+            got = r if type(r) is tuple else (r,)
+            if len(got) != len(xout) or any(g is not o for g, o in zip(got, xout)):
+                bad[name] = "not the out array"
+            elif not all(_same(a, b) for a, b in zip(ref, xout)):
+                bad[name] = "values differ"
+    assert len(_UFUNCS) > 80
+    assert bad == {}
+
+
+def test_every_routed_function_returns_its_positional_out(gpu):
+    """Each routed function that takes ``out`` by position (np.sum(x, None, None, o), np.around,
+    np.cumsum, np.clip, ...) answers the out array itself, holding NumPy's values."""
+    tried, bad = 0, {}
+    h = numpy.array([[0.5, 1.5], [2.5, 3.0]])
+    warnings.simplefilter("ignore")  # (those CuPy has no out= for run on the host, warned; pytest restores)
+    for name, npo, xo in routed_callables(skip_random=True):
+        try:
+            params = list(inspect.signature(npo).parameters.values())
+        except (TypeError, ValueError):
+            continue
+        at = next((i for i, p in enumerate(params) if p.name == "out" and p.kind is p.POSITIONAL_OR_KEYWORD), None)
+        if at is None:
+            continue
+        args = [h] + [p.default if p.default is not p.empty else h for p in params[1:at]]
+        try:
+            ref = npo(*args)
+        except Exception:
+            continue
+        if not isinstance(ref, (numpy.ndarray, numpy.generic)):
+            continue
+        tried += 1
+        ho = numpy.empty(numpy.shape(ref), dtype=numpy.asarray(ref).dtype)
+        is_out = npo(*args, ho) is ho  # (NumPy's fft functions answer a new array, not out)
+        with xpshim.device("gpu"):
+            o = xpshim.empty(numpy.shape(ref), dtype=numpy.asarray(ref).dtype)
+            r = xo(*[xpshim.asarray(a) if a is h else a for a in args], o)
+        if (r is o) != is_out:
+            bad[name] = "not the out array" if is_out else "the out array, where NumPy's is not"
+        elif not _same(ho, o) if is_out else not _same(ref, r):
+            bad[name] = "values differ"
+    assert tried > 15, tried
+    assert bad == {}
+
+
+# ---------------------------------------------------------------- 4. foreign ufuncs
+
+def _special_ufuncs():
+    special = pytest.importorskip("scipy.special")
+    return sorted(n for n in dir(special) if isinstance(getattr(special, n), numpy.ufunc)
+                  and getattr(special, n).nin == 1 and "d->d" in getattr(special, n).types)
+
+
+def test_scipy_special_ufuncs_take_gpu_arrays(gpu):
+    """Every one-input SciPy special function given a GPU array answers SciPy's values, run on
+    the GPU (cupyx.scipy.special) or on the host, counted and warned."""
+    import scipy.special
+
+    names = _special_ufuncs()
+    assert len(names) > 40
+    h = numpy.array([0.25, 0.5, 1.5, 3.0])
+    bad = {}
+    with numpy.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name in names:
+            uf = getattr(scipy.special, name)
+            with xpshim.device("gpu"):
+                g = xpshim.asarray(h)
+                try:
+                    r = uf(g)
+                except Exception as e:
+                    bad[name] = f"{type(e).__name__}: {e}"[:120]
+                    continue
+            if type(r) is numpy.ndarray or not _same(uf(h), r):
+                bad[name] = "not NumPy's values on the GPU"
+    assert bad == {}
+    if gpu == "fake":  # (the stand-in has no cupyx: each ran on the host, counted)
+        assert set(xpshim.stats()["fallbacks"]) >= {getattr(scipy.special, n).__name__ for n in names}
+
+
+def test_object_ufuncs_run_on_the_host_visibly(gpu):
+    """np.frompyfunc's ufuncs (call, outer, reduce, accumulate) take GPU arrays: NumPy's answer,
+    an object array on the host, with a FallbackWarning and the copies counted."""
+    f = numpy.frompyfunc(oct, 1, 1)
+    add = numpy.frompyfunc(lambda a, b: a + b, 2, 1)
+    h = numpy.arange(5)
+    with xpshim.device("gpu"):
+        g = xpshim.asarray(h)
+        before = transfers()
+        with pytest.warns(xpshim.FallbackWarning):
+            r = f(g)
+        assert transfers() > before
+        assert type(r) is numpy.ndarray and r.dtype == object and r.tolist() == f(h).tolist()
+        warnings.simplefilter("ignore")
+        for method in ("outer", "reduce", "accumulate"):
+            args = (g, g) if method == "outer" else (g,)
+            ref = getattr(add, method)(*[h for _ in args])
+            got = getattr(add, method)(*args)
+            assert numpy.asarray(got).tolist() == numpy.asarray(ref).tolist(), method
