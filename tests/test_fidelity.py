@@ -332,3 +332,138 @@ def test_object_ufuncs_run_on_the_host_visibly(gpu):
             ref = getattr(add, method)(*[h for _ in args])
             got = getattr(add, method)(*args)
             assert numpy.asarray(got).tolist() == numpy.asarray(ref).tolist(), method
+
+
+# ---------------------------------------------------------------- 5. masked arrays beside GPU arrays
+
+def _masked_same(ref, got):
+    if isinstance(ref, numpy.ma.MaskedArray):
+        return type(got) is type(ref) and numpy.array_equal(numpy.ma.getmaskarray(ref), numpy.ma.getmaskarray(got)) \
+            and _same(ref.filled(0), got.filled(0))  # (values under the mask are unspecified)
+    return _same(ref, got)
+
+
+def test_masked_arrays_beside_gpu_arrays_take_numpys_call(gpu):
+    """Every routed function given a masked array and a GPU array (side by side, or in one list:
+    np.concatenate([masked, gpu])) answers as NumPy does with the GPU array's data on the host,
+    by a counted, warned host run."""
+    m = numpy.ma.masked_array([1.0, 2.0, 3.0, 4.0], mask=[0, 1, 0, 0])
+    h = numpy.array([5.0, 6.0, 7.0, 8.0])
+    compared, bad = 0, {}
+    with numpy.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name, npo, xo in routed_callables(skip_random=True):
+            for make in (lambda v: ([m, v],), lambda v: (m, v)):
+                try:
+                    ref = npo(*make(h))
+                except Exception:
+                    continue
+                compared += 1
+                with xpshim.device("gpu"):
+                    try:
+                        got = xo(*make(xpshim.asarray(h)))
+                    except Exception as e:
+                        bad[name] = f"{type(e).__name__}: {e}"[:160]
+                        continue
+                if not _masked_same(ref, got):
+                    bad[name] = "differs from NumPy"
+    assert compared > 100, compared
+    assert bad == {}
+    assert xpshim.stats()["fallbacks"]  # (counted)
+
+
+def test_a_masked_array_beside_a_gpu_array_warns(gpu):
+    m = numpy.ma.masked_array([1.0, 2.0], mask=[0, 1])
+    with xpshim.device("gpu"):
+        g = xpshim.asarray(numpy.array([3.0, 4.0]))
+        with pytest.warns(xpshim.FallbackWarning, match="MaskedArray"):
+            r = xpshim.concatenate([m, g])
+    want = numpy.concatenate([m, numpy.array([3.0, 4.0])])
+    assert _masked_same(want, r)
+
+
+# ---------------------------------------------------------------- 6. warnings at the user's line; version
+
+_WARN_SCRIPT = """
+import warnings
+import numpy
+import xpshim as np
+warnings.simplefilter("default")
+a = numpy.array([0.0, -1.0])
+for name in {names!r}:
+    for i in range(2):
+        getattr(np, name)(a)   # line 9: one warning per ufunc, however often it runs
+    getattr(np, name)(a)       # line 10: and one more here
+"""
+
+
+def test_numpys_runtime_warnings_name_the_users_lines():
+    """NumPy's RuntimeWarnings from inside xpshim's wrappers (every float ufunc that warns on 0 or
+    -1) are told at the user's lines, once per line as Python's default filter does for NumPy."""
+    import os
+    import subprocess
+
+    names = []
+    with numpy.errstate(all="warn"), warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        for n in _UFUNCS:
+            uf = getattr(numpy, n)
+            if uf.nin == 1 and "d->d" in uf.types:
+                del w[:]
+                uf(numpy.array([0.0, -1.0]))
+                if any(issubclass(x.category, RuntimeWarning) for x in w):
+                    names.append(n)
+    assert len(names) >= 8, names
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    r = subprocess.run([sys.executable, "-c", _WARN_SCRIPT.format(names=names)], capture_output=True, text=True,
+                       env={**os.environ, "PYTHONPATH": root, "XPSHIM_DEVICE": "cpu"}, timeout=300)
+    lines = [ln for ln in r.stderr.splitlines() if "RuntimeWarning" in ln]
+    assert lines and all(ln.startswith("<string>:9:") or ln.startswith("<string>:10:") for ln in lines), r.stderr
+    # (the same message at one line is told once: per distinct message, one at line 9, one at 10)
+    assert sum(ln.startswith("<string>:9:") for ln in lines) == sum(ln.startswith("<string>:10:") for ln in lines)
+
+
+def test_version_is_numpys_and_xpshims_own_is_apart():
+    assert xpshim.__version__ == numpy.__version__
+    assert xpshim.__xpshim_version__ and xpshim.__xpshim_version__ != numpy.__version__
+    assert xpshim.version.version == numpy.version.version  # (numpy.version, the module)
+    ns = {}
+    exec("from xpshim import *", ns)
+    assert "concatenate" in ns
+
+
+# ---------------------------------------------------------------- 7. iteration copies once
+
+def test_iterating_a_gpu_array_copies_once(gpu):
+    """for v in x, list(x), sum(x), sorted(x), matplotlib's hist(x): one copy, NumPy's scalars."""
+    h = numpy.linspace(0.0, 1.0, 1000)
+    with xpshim.device("gpu"):
+        g = xpshim.asarray(h)
+        for use in (list, sum, sorted, tuple, lambda x: [v for v in x], lambda x: max(x)):
+            before = transfers()
+            got = use(g)
+            assert transfers() - before == 1, use
+            assert got == use(h)
+        assert type(next(iter(g))) is numpy.float64
+        rows = list(xpshim.asarray(numpy.arange(6.0).reshape(3, 2)))
+        rows[0][0] = 9.0  # rows are views, as NumPy's
+        assert type(rows[0]) is xpshim.ndarray
+
+
+def test_matplotlib_hist_of_a_gpu_array_copies_a_few_times(gpu):
+    mpl = pytest.importorskip("matplotlib")
+    mpl.use("Agg")
+    import matplotlib.pyplot as plt
+
+    h = numpy.random.default_rng(0).normal(size=10_000)
+    with xpshim.device("gpu"):
+        g = xpshim.asarray(h)
+        fig, ax = plt.subplots()
+        before = transfers()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            n, _, _ = ax.hist(g, bins=20)
+        copies = transfers() - before
+        plt.close(fig)
+    assert copies <= 5, copies  # (was one per element)
+    numpy.testing.assert_array_equal(n, numpy.histogram(h, bins=20)[0])
