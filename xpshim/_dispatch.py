@@ -66,7 +66,9 @@ def _array_like_params(npf, fname=None):
     pos, names, var = [], {}, False
     for i, (n, p) in enumerate(sig.parameters.items()):
         if p.kind is p.VAR_POSITIONAL:
-            var = n in SEQUENCE_PARAMS or n in doc_arrays or n in doc_seqs
+            # (*args: each one converted, as indices where NumPy reads them so: np.ix_([]))
+            if n in SEQUENCE_PARAMS or n in doc_arrays or n in doc_seqs:
+                var = _indices if n in _INDEX_PARAMS_OF.get(fname, ()) else _arraylike
             break
         if n in ARRAY_PARAMS or n in SEQUENCE_PARAMS or n in doc_arrays or n in own:
             names[n] = _nested if fname == "xpshim.block" else _seq if n in own else converter(n, fname)
@@ -201,7 +203,7 @@ def converter(name, fname=None):
     """How an array-like parameter called ``name`` (of the function ``fname``) is put in CuPy's terms."""
     if name == "choices":
         return _choices
-    if name in _INDEX_PARAMS or name in _INDEX_PARAMS_OF.get(fname, ()):
+    if (name in _INDEX_PARAMS and fname not in _EMPTY_IS_FLOAT) or name in _INDEX_PARAMS_OF.get(fname, ()):
         return _indices
     return _seq if name in SEQUENCE_PARAMS else _arraylike
 
@@ -217,7 +219,8 @@ def _indices(v):
 # Parameters NumPy reads as indices (an empty list is intp there), and functions that read
 # another one so (bincount's x: counts of non-negative ints)
 _INDEX_PARAMS = frozenset({"indices", "ind", "obj"})
-_INDEX_PARAMS_OF = {"xpshim.bincount": frozenset({"x"})}
+_INDEX_PARAMS_OF = {"xpshim.bincount": frozenset({"x"}), "xpshim.ix_": frozenset({"args"})}
+_EMPTY_IS_FLOAT = frozenset({"xpshim.unravel_index"})  # (NumPy raises: "the provided empty sequence was inferred as float")
 
 
 def _arraylike(v):
@@ -269,7 +272,7 @@ def gpu_args(args, kwargs, spec):
                 a[i] = conv(a[i])
         if var:
             for i in range(pos[-1][0] + 1 if pos else 0, len(a)):
-                a[i] = _arraylike(a[i])
+                a[i] = var(a[i])
         # Sequences elsewhere may still hold arrays (e.g. concatenate's first argument).
         for i, x in enumerate(a):
             if type(x) is list or type(x) is tuple:
@@ -501,7 +504,8 @@ _SHAPE_FIRST = frozenset({"xpshim.zeros", "xpshim.ones", "xpshim.empty", "xpshim
 _NUMPY_SCALARS = frozenset(numpy.dtype(c).type for c in "?bhilqpBHILQPefdgFDG")
 # Functions whose number at position 0 stays a number: read by value, or an int that is a length
 # (isclose: a Python number beside an array is weak, NEP 50; _edges._isclose reads it so)
-_BY_VALUE = frozenset({"min_scalar_type", "can_cast", "result_type", "permutation", "choice", "isclose"})
+# (real, imag: NumPy answers val.real, a Python number's own)
+_BY_VALUE = frozenset({"min_scalar_type", "can_cast", "result_type", "permutation", "choice", "isclose", "real", "imag"})
 _NUMBERS = _NUMPY_SCALARS - {numpy.longdouble, numpy.clongdouble} | {int, float, complex, bool}
 
 

@@ -219,7 +219,12 @@ _BASIC = frozenset({int, slice, type(None), type(Ellipsis)})
 
 
 def _writes(name, args, kwargs):
-    """Whether NumPy's function ``name`` called so writes into its first argument, a GPU array."""
+    """Whether NumPy's function ``name`` called so writes into a GPU array: its first argument, or
+    ``out=`` (NumPy's concatenate(..., out=gpu_array) cannot write there itself)."""
+    if kwargs and "out" in kwargs:
+        o = kwargs["out"]
+        if type(o) is ndarray or (type(o) is tuple and any(type(v) is ndarray for v in o)):
+            return True
     if name not in WRITES_INTO:
         return False
     first, flag = WRITES_INTO[name]
