@@ -71,7 +71,8 @@ def _array_like_params(npf, fname=None):
                 var = _indices if n in _INDEX_PARAMS_OF.get(fname, ()) else _arraylike
             break
         if n in ARRAY_PARAMS or n in SEQUENCE_PARAMS or n in doc_arrays or n in own:
-            names[n] = _nested if fname == "xpshim.block" else _seq if n in own else converter(n, fname)
+            names[n] = (_nested if fname == "xpshim.block" else _arrays if n in doc_seqs else _seq if n in own
+                        else converter(n, fname))
             if p.kind is not p.KEYWORD_ONLY:
                 pos.append((i, names[n]))
     return tuple(pos), names, var
@@ -183,6 +184,15 @@ def _nested(v):
     if type(v) is list or type(v) is tuple:
         return type(v)(map(_nested, v))
     return dev(v) if type(v) in (ndarray, numpy.ndarray) else _transfer.to_device(numpy.asarray(v), "block leaf")
+
+
+def _arrays(v):
+    """A parameter NumPy documents as a sequence of array_like (ravel_multi_index's multi_index):
+    each element an array, a number as the 0-d array NumPy reads it as."""
+    if type(v) is list or type(v) is tuple:
+        return type(v)(_arraylike(x) if type(x) not in _NUMBERS else _transfer.to_device(numpy.asarray(x), "array-like argument")
+                       for x in v)
+    return _arraylike(v)
 
 
 def _choices(v):
