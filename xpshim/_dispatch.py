@@ -137,6 +137,8 @@ def _into_host(outs, r, name):
 
 
 _FILLS = frozenset({"xpshim.full", "xpshim.full_like"})
+# Functions that read dtypes and values, no array data: NumPy's unless given a GPU array
+_DTYPE_READERS = frozenset({"xpshim.can_cast", "xpshim.result_type", "xpshim.min_scalar_type"})
 # Functions whose answer is their first argument sliced, in its own type (a list stays a list)
 _SLICES_INPUT = frozenset({"xpshim.trim_zeros"})
 
@@ -252,7 +254,7 @@ def _arraylike(v):
             h = numpy.asarray(v)
         except ValueError:  # ragged: not array data (CuPy's function says what it wants)
             return v
-        if h.dtype.kind in "OUSV":  # functions, strings: not array data (piecewise's funclist)
+        if h.dtype.kind in "OUSVMm":  # functions, strings, dates: no GPU form (piecewise's funclist)
             return v
         return _transfer.to_device(h, "array-like argument")
     return v
@@ -391,6 +393,8 @@ class Route:
             args, kwargs = self.by_keyword(args, kwargs)
         if kwargs and type(kwargs.get("out")) is tuple and len(kwargs["out"]) == 1:
             kwargs = {**kwargs, "out": kwargs["out"][0]}  # (a ufunc's out=(a,): np.clip reached as a ufunc)
+        if self.name in _DTYPE_READERS and locate(args, kwargs) != "gpu":
+            return self.npf(*args, **kwargs)  # dtypes and numbers read (np.can_cast([('f1', 'i4')], 'i4'))
         if self.name in _SLICES_INPUT and args and (type(args[0]) is list or type(args[0]) is tuple):
             return self.npf(*args, **kwargs)  # NumPy answers a slice of the list itself (no array)
         if self.writes and args and type(args[0]) is numpy.ndarray:  # (the write must land in it)

@@ -13,25 +13,27 @@ import importlib
 from . import _backend, _fallback
 from ._ndarray import dev, wrap
 
-_GPU_FORMS = {}  # foreign ufunc -> CuPy's function of the same job, or None
+_GPU_FORMS = {}  # a SciPy special function's name -> CuPy's function of the same job, or None
 
 
 def _gpu_form(uf):
-    """CuPy's version of SciPy's special ufunc ``uf`` (cupyx.scipy.special), or None."""
+    """CuPy's version of SciPy's special ufunc ``uf`` (cupyx.scipy.special), or None. (Kept by
+    name: holding ``uf`` itself would keep every np.frompyfunc ufunc alive.)"""
+    if getattr(_backend.xp, "__name__", "") != "cupy":  # (the stand-in has no cupyx)
+        return None
+    name = getattr(uf, "__name__", "")
     try:
-        return _GPU_FORMS[uf]
-    except KeyError:
-        pass
-    f = None
-    if getattr(_backend.xp, "__name__", "") == "cupy":  # (the stand-in has no cupyx)
+        scipy_special = importlib.import_module("scipy.special")
+    except ImportError:
+        return None
+    if getattr(scipy_special, name, None) is not uf:
+        return None
+    if name not in _GPU_FORMS:
         try:
-            scipy_special = importlib.import_module("scipy.special")
-            if getattr(scipy_special, uf.__name__, None) is uf:
-                f = getattr(importlib.import_module("cupyx.scipy.special"), uf.__name__, None)
+            _GPU_FORMS[name] = getattr(importlib.import_module("cupyx.scipy.special"), name, None)
         except ImportError:
-            f = None
-    _GPU_FORMS[uf] = f
-    return f
+            _GPU_FORMS[name] = None
+    return _GPU_FORMS[name]
 
 
 def call(uf, method, inputs, kwargs):
