@@ -467,3 +467,56 @@ def test_matplotlib_hist_of_a_gpu_array_copies_a_few_times(gpu):
         plt.close(fig)
     assert copies <= 5, copies  # (was one per element)
     numpy.testing.assert_array_equal(n, numpy.histogram(h, bins=20)[0])
+
+
+# ---------------------------------------------------------------- 8. x.flat
+
+_LAYOUTS = {
+    "1d": lambda m: m.arange(5.0),
+    "2d": lambda m: m.arange(6.0).reshape(2, 3),
+    "transposed": lambda m: m.arange(6.0).reshape(2, 3).T,
+    "strided": lambda m: m.arange(24.0).reshape(2, 3, 4)[:, ::2, ::-1],
+    "empty": lambda m: m.zeros((0, 3)),
+}
+
+
+@pytest.mark.parametrize("layout", sorted(_LAYOUTS))
+def test_flat_is_numpys_flat_iterator(gpu, layout):
+    """x.flat over every layout: iteration, next(), index, coords, base, len, indexing, and the
+    assignments x.flat = scalar / shorter list (cycled) / array, as NumPy's flatiter."""
+    ref = _LAYOUTS[layout](numpy)
+    with xpshim.device("gpu"):
+        got = xpshim.asarray(ref.base.copy()) if ref.base is not None else xpshim.asarray(ref.copy())
+        got = _LAYOUTS[layout](xpshim)
+        assert type(got) is xpshim.ndarray
+        assert list(got.flat) == list(ref.flat)
+        fr, fg = ref.flat, got.flat
+        assert fg.base is got and len(fg) == len(fr)
+        for _ in range(min(3, ref.size)):
+            assert (fg.index, fg.coords) == (fr.index, fr.coords)
+            assert next(fg) == next(fr)
+        assert (fg.index, fg.coords) == (fr.index, fr.coords)
+        assert list(fg) == list(fr)  # (the rest)
+        assert fg.index == fr.index  # (past the end; NumPy's coords there depend on its memory layout)
+        if ref.size:
+            for key in (0, -1, slice(1, None, 2), [0, ref.size - 1]):
+                assert _same(ref.flat[key], got.flat[key]), key
+        numpy.testing.assert_array_equal(numpy.asarray(got.flat), numpy.asarray(ref.flat))
+        for value in (7.0, [1.0, 2.0], numpy.arange(ref.size, dtype=float)[::-1]):
+            r, g = ref.copy(), xpshim.asarray(ref.copy())
+            r.flat = value
+            g.flat = value
+            assert _same(r, g), value
+        if ref.size:
+            r, g = ref.copy(), xpshim.asarray(ref.copy())
+            r.flat[[0, -1]] = 9.0
+            g.flat[[0, -1]] = 9.0
+            assert _same(r, g)
+
+
+def test_iterating_flat_copies_once(gpu):
+    with xpshim.device("gpu"):
+        g = xpshim.asarray(numpy.arange(100.0).reshape(10, 10))
+        before = transfers()
+        assert sum(g.flat) == 4950.0
+        assert transfers() - before == 1

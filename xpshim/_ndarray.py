@@ -355,8 +355,16 @@ class ndarray(metaclass=_NdarrayMeta):
 
     @property
     def flat(self):
-        """A flat iterator view (CuPy's flatiter; supports indexing and assignment)."""
-        return _Flat(self)
+        """A flat iterator (NumPy's flatiter: indexing and assignment, next(), base, index, coords)."""
+        from ._flatiter import FlatIter
+
+        return FlatIter(self)
+
+    @flat.setter
+    def flat(self, value):
+        from ._flatiter import assign
+
+        assign(self, value)
 
     @property
     def ctypes(self):
