@@ -520,3 +520,77 @@ def test_iterating_flat_copies_once(gpu):
         before = transfers()
         assert sum(g.flat) == 4950.0
         assert transfers() - before == 1
+
+
+# ---------------------------------------------------------------- 8. x.resize
+
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("new", [(2, 1), (3,), (3, 3), (1, 2, 2), 0])
+def test_resize_as_numpys(gpu, order, new):
+    """x.resize of C- and F-ordered arrays takes the data in memory order, as NumPy's."""
+    ref = numpy.array(numpy.arange(6.0).reshape(2, 3), order=order)
+    with xpshim.device("gpu"):
+        g = xpshim.asarray(ref) if order == "C" else xpshim.asfortranarray(xpshim.asarray(ref))
+        assert g.flags.f_contiguous == (order == "F")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            g.resize(new)
+    ref.resize(new)
+    assert _same(ref, g)
+
+
+def test_resize_refuses_as_numpy(gpu):
+    with xpshim.device("gpu"):
+        a = xpshim.asarray(numpy.arange(4.0))
+        v = a[:2]
+        with pytest.raises(ValueError, match="referenced"):
+            a.resize(6)
+        with pytest.raises(ValueError, match="own its data"):
+            v.resize(1)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            a.resize(6, refcheck=False)
+    assert xpshim.asnumpy(a).tolist() == [0.0, 1.0, 2.0, 3.0, 0.0, 0.0]
+
+
+# ---------------------------------------------------------------- 8. np.nditer
+
+def _double(m, a):
+    with m.nditer(a, op_flags=["readwrite"]) as it:
+        for x in it:
+            x[...] = 2 * x
+
+
+def _by_index(m, a):
+    it = m.nditer(a, flags=["multi_index"], op_flags=["writeonly"])
+    while not it.finished:
+        it[0] = it.multi_index[0] * 10 + it.multi_index[-1]
+        it.iternext()
+
+
+def _buffered_cast(m, a):
+    with m.nditer(a, op_flags=["readwrite"], op_dtypes=["complex128"], flags=["buffered"], casting="unsafe") as it:
+        for x in it:
+            x[...] = x + 0.5
+
+
+def _two_operands(m, a):
+    b = a.copy()
+    with m.nditer([a, b], op_flags=[["readonly"], ["readwrite"]]) as it:
+        for x, y in it:
+            y[...] = x * x + 1
+    a[...] = b
+
+
+@pytest.mark.parametrize("idiom", [_double, _by_index, _buffered_cast, _two_operands])
+@pytest.mark.parametrize("layout", ["2d", "transposed", "strided"])
+def test_nditer_writes_land_in_gpu_arrays(gpu, idiom, layout):
+    """NumPy's nditer idioms that write through an operand change the GPU array as NumPy's the host one."""
+    ref = _LAYOUTS[layout](numpy).copy()
+    with xpshim.device("gpu"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        g = xpshim.asarray(ref.copy())
+        idiom(xpshim, g)
+        assert isinstance(xpshim.nditer(g), xpshim.nditer)
+    idiom(numpy, ref)
+    assert _same(ref, g)

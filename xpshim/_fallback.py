@@ -4,6 +4,7 @@ Only listed gaps come here (a name, method or keyword CuPy lacks); an error
 raised by CuPy on a supported call reaches the user and is never retried.
 """
 
+import sys
 import warnings
 
 import numpy
@@ -83,6 +84,18 @@ def run(name, npf, args, kwargs, reason, writeback_first=False):
     return _to_device(r)
 
 
+def _resize_check(self, kwargs):
+    """NumPy's refusals of ``x.resize``: a view (it does not own its data), or, with refcheck, an
+    array that views of it still use (CuPy's views hold their base: its reference count)."""
+    a = self._a
+    if a.base is not None:
+        raise ValueError("cannot resize this array: it does not own its data")
+    # (references: self's attribute, getrefcount's argument and this function's name)
+    if kwargs.get("refcheck", True) and sys.getrefcount(a) > 3:
+        raise ValueError("cannot resize an array that references or is referenced\nby another array in this "
+                         "way.\nUse the np.resize function or refcheck=False")
+
+
 def _write_back(dev_out, host_out):
     if type(dev_out) is ndarray:
         dev_out._a[...] = _transfer.to_device(host_out, "fallback out=")
@@ -95,8 +108,12 @@ def run_method(self, name, args, kwargs, reason):
     """Run ``numpy.ndarray.<name>`` on a host copy of ``self``; write back if it mutates."""
     from ._registry import MUTATING_METHODS
 
+    if name == "resize":
+        _resize_check(self, kwargs)
     announce(f"ndarray.{name}", reason)
     h = host(self, "fallback self")
+    if name in MUTATING_METHODS and self._a.flags.f_contiguous and not self._a.flags.c_contiguous:
+        h = numpy.asfortranarray(h)  # (resize keeps the memory order: NumPy's reads F-ordered data so)
     hargs = [_to_host(a, "fallback argument") for a in args]
     hkw = {k: _to_host(v, "fallback argument") for k, v in kwargs.items()}
     r = getattr(h, name)(*hargs, **hkw)

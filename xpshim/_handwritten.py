@@ -5,7 +5,7 @@ import types
 import numpy
 
 from . import _backend, _config, _placement, _transfer
-from . import _fused, _hostio
+from . import _fused, _hostio, _nditer
 from ._dispatch import GpuObject, asnumpy, call_gpu, follow_like, function, host_only_dtype, non_binding
 from ._ndarray import fresh, ndarray, wrap
 
@@ -227,6 +227,7 @@ TABLE = {
     ("xpshim", "ndarray"): ndarray,
     ("xpshim", "from_dlpack"): from_dlpack,
     ("xpshim", "lexsort"): lexsort,
+    ("xpshim", "nditer"): _nditer.nditer,  # (writes through GPU operands land in them)
     ("xpshim", "dot"): non_binding(_fused.make_dot(function("xpshim", "dot", numpy.dot, "dot"))),
     ("xpshim.random", "seed"): seed,
     ("xpshim.random", "default_rng"): default_rng,
