@@ -594,3 +594,17 @@ def test_nditer_writes_land_in_gpu_arrays(gpu, idiom, layout):
         assert isinstance(xpshim.nditer(g), xpshim.nditer)
     idiom(numpy, ref)
     assert _same(ref, g)
+
+
+# ---------------------------------------------------------------- 8. views as host-only dtypes
+
+@pytest.mark.parametrize("dtype", [[("x", "i4"), ("y", "i4")], "V8", "V4", "S4", [("a", "i2"), ("b", "i2")]])
+def test_view_as_a_host_only_dtype_is_numpys_on_the_host(gpu, dtype):
+    """x.view(structured, void or bytes dtype): NumPy's answer (a view of a host copy), warned."""
+    h = numpy.arange(4, dtype="i4")
+    with xpshim.device("gpu"):
+        g = xpshim.asarray(h)
+        with pytest.warns(xpshim.FallbackWarning, match="host"):
+            r = g.view(dtype)
+    want = h.view(dtype)
+    assert type(r) is numpy.ndarray and r.dtype == want.dtype and r.tobytes() == want.tobytes()

@@ -504,6 +504,14 @@ class ndarray(metaclass=_NdarrayMeta):
 
             kw = {"type": type} if dtype is None else {"dtype": dtype, "type": type}  # (NumPy reads None as float64)
             return _fallback.run_method(self, "view", (), kw, f"{type.__name__} arrays live on the host")
+        if dtype is not None and type is None:
+            from ._dispatch import host_only_dtype
+
+            if host_only_dtype(dtype):  # (structured, void, strings: as astype to them, on the host)
+                from . import _fallback
+
+                return _fallback.run_method(self, "view", (dtype,), {}, f"{numpy.dtype(dtype)} arrays live on the "
+                                            "host: a view of a host copy, not of the GPU memory")
         r = self._a.view() if dtype is None else self._a.view(dtype)
         if dtype is not None and _misaligned(r):
             # (NumPy takes unaligned data on the host; a GPU load of it faults, and the fault
