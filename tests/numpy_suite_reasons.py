@@ -99,7 +99,7 @@ RULES = [
     (r"TestNonzero::test_nonzero_byteorder|TestIndexing::test_unaligned|TestFancyIndexingEquivalence|"
      r"TestNonIntegerArrayLike", r"Unsupported dtype",
      "big-endian, bytes and string arrays have no GPU form (README, known differences)"),
-    (r"TestNonzero::test_count_nonzero_non_aligned_array", r"the GPU cannot read unaligned",
+    (r"TestNonzero::test_count_nonzero_non_aligned_array|TestIndexing::test_unaligned", r"the GPU cannot read unaligned",
      "an unaligned view is refused on the GPU (its first kernel would fault the process; README)"),
     (r"TestNanFunctions_MinMax::test_(masked|subclass)|TestVectorize::test_subclasses|Test_I0::test_non_array",
      r"Unsupported type|incorrect type",
