@@ -5,6 +5,8 @@ NumPy documents each parameter's type in its docstring (``z : array_like``,
 tuple given at such a parameter is array data to NumPy (``np.angle([1, 1j])``), while CuPy's
 functions take arrays only there, so the GPU path converts it. Reading NumPy's documentation
 makes this a rule over every routed name rather than a list of names kept by hand.
+
+CuPy takes arrays only: https://docs.cupy.dev/en/stable/user_guide/difference.html
 """
 
 import inspect

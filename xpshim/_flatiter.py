@@ -4,6 +4,8 @@ Indexing and assignment run on the GPU (``_ndarray._Flat``); the iterator protoc
 ``for v in x.flat``) copies the array to the host once, at the first element, and gives NumPy's
 scalars, as iterating a 1-d array does. ``base``, ``index`` and ``coords`` are NumPy's.
 ``x.flat = v`` fills the array with ``v`` repeated as needed, as NumPy's does.
+
+https://numpy.org/doc/stable/reference/generated/numpy.flatiter.html
 """
 
 import numpy

@@ -6,6 +6,9 @@ NumPy raise TypeError, where the user's code worked on NumPy arrays. So SciPy's 
 run as CuPy's (``cupyx.scipy.special``) where CuPy has them, and any other ufunc runs NumPy's loop
 on host copies: a counted, warned fallback, its array results brought back to the GPU (object and
 string results, which have no GPU form, stay NumPy arrays, as ``np.array(..., dtype=object)`` does).
+
+NumPy's protocol: https://numpy.org/doc/stable/reference/arrays.classes.html#numpy.class.__array_ufunc__ ;
+CuPy's special functions: https://docs.cupy.dev/en/stable/reference/scipy_special.html
 """
 
 import importlib

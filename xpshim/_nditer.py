@@ -7,6 +7,8 @@ copies, and the writeable ones are copied back to their GPU arrays when the iter
 last ``next``, ``iternext()`` answering False), and again on ``close()`` or the end of a ``with``
 block (where NumPy writes its buffered and cast operands back). Without GPU operands it is
 NumPy's own iterator.
+
+https://numpy.org/doc/stable/reference/generated/numpy.nditer.html
 """
 
 import numpy

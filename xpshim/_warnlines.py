@@ -8,6 +8,8 @@ first of a program. The display hook here tells each such warning again at the u
 as they do for NumPy called directly; and it forgets that xpshim's line has warned, so the next
 user line's warning is not swallowed there. Code that records warnings
 (``warnings.catch_warnings(record=True)``, ``pytest.warns``) gets them as raised.
+
+https://docs.python.org/3/library/warnings.html#the-warnings-filter (the registry per location)
 """
 
 import sys
