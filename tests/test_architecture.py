@@ -41,13 +41,13 @@ _REGEN = "python tests/test_architecture.py --write-allowlist"
 # import modules of its own layer or lower ones. "pkg" names a subpackage and every module in it;
 # "__init__" is the package itself.
 LAYERS = (
-    ("configuration", ("_errors", "_config", "_callsite")),
+    ("configuration", ("_errors", "_config", "_callsite", "_warnlines")),
     ("backend", ("_backend", "_simgpu")),
     ("bytes", ("_transfer", "_storage", "_pinned", "_ntcopy", "_register", "_pil")),
     ("placement", ("_placement",)),
-    ("array", ("_ndarray", "_arrayapi")),
+    ("array", ("_ndarray", "_arrayapi", "_flatiter", "_nditer", "_foreign")),
     ("corrections", ("_edges", "_exact", "_fused", "_gaps", "_kernels")),
-    ("routing", ("_registry", "_signatures", "_dispatch", "_fallback", "_hostfast", "_hostio")),
+    ("routing", ("_registry", "_docparams", "_signatures", "_dispatch", "_fallback", "_hostfast", "_hostio")),
     ("namespace", ("_namespace", "_handwritten", "_imports", "__init__")),
     ("plug-ins", ("_dask", "_numba", "_vectorize", "_scope", "_run", "_ipython")),
     ("tools", ("_info", "_coverage", "_explain", "_calibrate", "__main__")),

@@ -369,7 +369,7 @@ EXPECTED = {
     "sklearn": {
         "sklearn PCA(2).fit_transform": (0, 1, 0),
         "sklearn PCA(2).fit_transform, assume_finite=True": (0, 0, 0),
-        "sklearn LinearDiscriminantAnalysis().fit(X, y).predict_proba(X)": (1, 9, 0),
+        "sklearn LinearDiscriminantAnalysis().fit(X, y).predict_proba(X)": (1, 10, 0),
         "sklearn Ridge(solver='svd').fit(X, y).predict(X)": (1, 5, 0),
     },
 }

@@ -20,7 +20,10 @@ from ._errors import (  # noqa: F401
 )
 from ._config import device  # noqa: F401
 
-__version__ = "0.1.0"
+# NumPy's version: code that checks ``np.__version__`` (``>= "2"``) takes NumPy's branch, as it
+# runs on NumPy's functions. xpshim's own version: ``xpshim.__xpshim_version__`` (docs/differences.md).
+__xpshim_version__ = "0.1.0"
+__version__ = _numpy.__version__
 
 # xpshim's own names, each loaded from its module on first use (as NumPy's names are, through
 # _namespace), so that `import xpshim` costs about what `import numpy` does.
@@ -48,9 +51,10 @@ if _config.report_path:
 
     atexit.register(_write_report)  # (here, not in _transfer: a run that never copies still reports)
 
-from . import _imports  # noqa: E402
+from . import _imports, _warnlines  # noqa: E402
 
 _imports.install()  # `import xpshim.linalg` and friends, each built when first imported
+_warnlines.install()  # NumPy's RuntimeWarnings from inside xpshim's wrappers told at the user's line
 _OWN = {"device", "why_device", "stats", "reset_stats", "asnumpy", "to_device", "get_device", "empty_pinned", "zeros_pinned",
         "get_array_module", "free_gpu_memory", "numba_vectorize", "ConfigError", "DeviceError", "FallbackError",
         "FallbackWarning", "OutOfMemoryError", "TransferWarning", "XpshimError",

@@ -14,7 +14,8 @@ import operator
 
 import numpy
 
-from . import _arrayapi, _backend, _config, _edges, _exact, _fallback, _gaps, _hostfast, _placement, _signatures, _transfer
+from . import (_arrayapi, _backend, _config, _docparams, _edges, _exact, _fallback, _gaps, _hostfast, _placement,
+               _signatures, _transfer)
 from ._errors import OutOfMemoryError
 from ._ndarray import dev, fresh, host, ndarray, on_host_part, wrap
 from ._registry import (ARRAY_PARAMS, METHOD_ARRAY_ARGS, NO_OP_KWARGS, SEQUENCE_PARAMS, SEQUENCE_PARAMS_OF,
@@ -65,17 +66,39 @@ def _array_like_params(npf, fname=None):
         sig = inspect.signature(npf)
     except (TypeError, ValueError):
         return (), frozenset(), False
-    own = SEQUENCE_PARAMS_OF.get(fname, ())
+    # (NumPy's docstring says which parameters take array data: _docparams)
+    doc_arrays, doc_seqs = _docparams.documented(npf)
+    own = SEQUENCE_PARAMS_OF.get(fname, frozenset()) | doc_seqs
     pos, names, var = [], {}, False
     for i, (n, p) in enumerate(sig.parameters.items()):
         if p.kind is p.VAR_POSITIONAL:
-            var = n in SEQUENCE_PARAMS
+            # (*args: each one converted, as indices where NumPy reads them so: np.ix_([]))
+            if n in SEQUENCE_PARAMS or n in doc_arrays or n in doc_seqs:
+                var = _indices if n in _INDEX_PARAMS_OF.get(fname, ()) else _arraylike
             break
-        if n in ARRAY_PARAMS or n in SEQUENCE_PARAMS:
-            names[n] = _seq if n in own else converter(n)
+        if n in ARRAY_PARAMS or n in SEQUENCE_PARAMS or n in doc_arrays or n in own:
+            names[n] = (_nested if fname == "xpshim.block" else _arrays if n in doc_seqs else _seq if n in own
+                        else converter(n, fname))
             if p.kind is not p.KEYWORD_ONLY:
                 pos.append((i, names[n]))
-    return tuple(pos), (names if own else frozenset(names)), var
+    return tuple(pos), names, var
+
+
+def _named_result(npf):
+    """The namedtuple class NumPy's ``npf`` answers with, found by NumPy's naming of them in the
+    function's module (unique_all -> UniqueAllResult, svd -> SVDResult), or None."""
+    space = getattr(getattr(npf, "_implementation", npf), "__globals__", None) or {}  # (its module's names)
+    want = getattr(npf, "__name__", "").replace("_", "").lower() + "result"
+    for k, v in space.items():
+        if k.lower() == want and isinstance(v, type) and issubclass(v, tuple) and hasattr(v, "_fields"):
+            return v
+    return None
+
+
+def _positional(npf):
+    """The names of ``npf``'s parameters that may be given by position, in order."""
+    return tuple(n for n, p in inspect.signature(npf).parameters.items()
+                 if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD))
 
 
 def _dtype_position(npf, name="dtype"):
@@ -120,6 +143,10 @@ def _into_host(outs, r, name):
 
 
 _FILLS = frozenset({"xpshim.full", "xpshim.full_like"})
+# Functions that read dtypes and values, no array data: NumPy's unless given a GPU array
+_DTYPE_READERS = frozenset({"xpshim.can_cast", "xpshim.result_type", "xpshim.min_scalar_type"})
+# Functions whose answer is their first argument sliced, in its own type (a list stays a list)
+_SLICES_INPUT = frozenset({"xpshim.trim_zeros"})
 
 
 def host_only_dtype(dt):
@@ -133,6 +160,19 @@ def host_only_dtype(dt):
         not d.isnative
 
 
+def _host_class(x):
+    """The class of a NumPy subclass instance (masked array, matrix) or poly1d that ``x`` is, or that
+    a list or tuple ``x`` holds; else None."""
+    t = type(x)
+    if t is list or t is tuple:
+        for v in x:
+            tv = type(v)
+            if tv is numpy.poly1d or (tv is not numpy.ndarray and tv is not ndarray and isinstance(v, numpy.ndarray)):
+                return tv
+        return None
+    return t if t is numpy.poly1d or (t is not numpy.ndarray and isinstance(x, numpy.ndarray)) else None
+
+
 def _holds_array(v):
     return any(type(x) is ndarray or type(x) is numpy.ndarray or
                ((type(x) is list or type(x) is tuple) and _holds_array(x)) for x in v)
@@ -143,6 +183,23 @@ def _seq(v):
         # Nested sequences of arrays (np.block's) keep their nesting; each leaf converts.
         return type(v)(_seq(x) if (type(x) is list or type(x) is tuple) and _holds_array(x)
                        else _arraylike(x) for x in v)
+    return _arraylike(v)
+
+
+def _nested(v):
+    """np.block's arrays in CuPy's terms: the nesting kept down to every leaf (a list of
+    numbers is a row of 0-d blocks to NumPy, not one 1-d block), each leaf an array."""
+    if type(v) is list or type(v) is tuple:
+        return type(v)(map(_nested, v))
+    return dev(v) if type(v) in (ndarray, numpy.ndarray) else _transfer.to_device(numpy.asarray(v), "block leaf")
+
+
+def _arrays(v):
+    """A parameter NumPy documents as a sequence of array_like (ravel_multi_index's multi_index):
+    each element an array, a number as the 0-d array NumPy reads it as."""
+    if type(v) is list or type(v) is tuple:
+        return type(v)(_arraylike(x) if type(x) not in _NUMBERS else _transfer.to_device(numpy.asarray(x), "array-like argument")
+                       for x in v)
     return _arraylike(v)
 
 
@@ -160,11 +217,28 @@ def _choices(v):
     return xp.stack(xp.broadcast_arrays(*leaves))
 
 
-def converter(name):
-    """How an array-like parameter called ``name`` is put in CuPy's terms."""
+def converter(name, fname=None):
+    """How an array-like parameter called ``name`` (of the function ``fname``) is put in CuPy's terms."""
     if name == "choices":
         return _choices
+    if (name in _INDEX_PARAMS and fname not in _EMPTY_IS_FLOAT) or name in _INDEX_PARAMS_OF.get(fname, ()):
+        return _indices
     return _seq if name in SEQUENCE_PARAMS else _arraylike
+
+
+def _indices(v):
+    """An array-like parameter NumPy reads as indices: an empty list there means "no indices"
+    (intp; np.take(a, []), np.delete(a, [])), where elsewhere it is an empty float64 array."""
+    if (type(v) is list or type(v) is tuple) and not v:
+        return _transfer.to_device(v, "array-like argument", dtype=numpy.intp)
+    return _arraylike(v)
+
+
+# Parameters NumPy reads as indices (an empty list is intp there), and functions that read
+# another one so (bincount's x: counts of non-negative ints)
+_INDEX_PARAMS = frozenset({"indices", "ind", "obj"})
+_INDEX_PARAMS_OF = {"xpshim.bincount": frozenset({"x"}), "xpshim.ix_": frozenset({"args"})}
+_EMPTY_IS_FLOAT = frozenset({"xpshim.unravel_index"})  # (NumPy raises: "the provided empty sequence was inferred as float")
 
 
 def _arraylike(v):
@@ -174,8 +248,8 @@ def _arraylike(v):
     if t is numpy.ndarray:
         return _transfer.to_device(v, "array-like argument")
     if t is list or t is tuple:
-        if not v:  # an empty list means "no indices" to NumPy (intp), not an empty float array
-            return _transfer.to_device(v, "array-like argument", dtype=numpy.intp)
+        if not v:  # an empty list is an empty float64 array to NumPy (np.append(ints, []): float64)
+            return _transfer.to_device(v, "array-like argument", dtype=numpy.float64)
         if any(type(x) is ndarray for x in v):  # GPU arrays (and what comes with them) stacked on the GPU
             try:
                 return _backend.xp.stack([dev(x) if type(x) in (ndarray, numpy.ndarray) else
@@ -186,7 +260,7 @@ def _arraylike(v):
             h = numpy.asarray(v)
         except ValueError:  # ragged: not array data (CuPy's function says what it wants)
             return v
-        if h.dtype.kind in "OUSV":  # functions, strings: not array data (piecewise's funclist)
+        if h.dtype.kind in "OUSVMm":  # functions, strings, dates: no GPU form (piecewise's funclist)
             return v
         return _transfer.to_device(h, "array-like argument")
     return v
@@ -216,7 +290,7 @@ def gpu_args(args, kwargs, spec):
                 a[i] = conv(a[i])
         if var:
             for i in range(pos[-1][0] + 1 if pos else 0, len(a)):
-                a[i] = _arraylike(a[i])
+                a[i] = var(a[i])
         # Sequences elsewhere may still hold arrays (e.g. concatenate's first argument).
         for i, x in enumerate(a):
             if type(x) is list or type(x) is tuple:
@@ -269,7 +343,7 @@ class Route:
     """One routed NumPy callable: its NumPy function and where CuPy's is."""
 
     __slots__ = ("name", "npf", "cupy_path", "spec", "_cpf", "_xp", "_accepts", "_gap", "edge", "dtype_at",
-                 "axis_at", "writes")
+                 "axis_at", "writes", "named", "out_at", "positional")
 
     def __init__(self, name, npf, cupy_path):
         self.name, self.npf, self.cupy_path = name, npf, cupy_path
@@ -278,8 +352,14 @@ class Route:
         self.spec = (pos, names, var, bool(pos) and pos[0][0] == 0 and name.rsplit(".", 1)[-1] not in _BY_VALUE)
         self.dtype_at = _dtype_position(npf)
         self.axis_at = _dtype_position(npf, "axis")
+        self.out_at = _dtype_position(npf, "out")
+        if self.out_at == -1:
+            self.out_at = None  # (keyword only)
+        self.positional = _positional(npf) if self.out_at is not None else ()
         self.writes = name.rsplit(".", 1)[-1] in WRITES_INTO  # (into its first argument)
         self.edge = _edges.TABLE.get(name)  # NumPy's answer where CuPy's differs on an edge case
+        # NumPy's namedtuple class of its answer (unique_all), or None (an edge case handler decides)
+        self.named = _named_result(npf) if self.edge is None else None
         self._cpf = self._xp = self._accepts = None
         self._gap = _MISSING
 
@@ -311,12 +391,18 @@ class Route:
             except _gaps.Decline as e:
                 why = f"{why}, and xpshim's GPU version does not cover this case ({e})"
             else:
-                return _result(r, args, kwargs)
+                return self.tupled(_result(r, args, kwargs))
         return _fallback.run(self.name, self.npf, args, kwargs, why)
 
     def gpu(self, args, kwargs):
+        if self.out_at is not None and len(args) > self.out_at:  # out given by position: by keyword
+            args, kwargs = self.by_keyword(args, kwargs)
         if kwargs and type(kwargs.get("out")) is tuple and len(kwargs["out"]) == 1:
             kwargs = {**kwargs, "out": kwargs["out"][0]}  # (a ufunc's out=(a,): np.clip reached as a ufunc)
+        if self.name in _DTYPE_READERS and locate(args, kwargs) != "gpu":
+            return self.npf(*args, **kwargs)  # dtypes and numbers read (np.can_cast([('f1', 'i4')], 'i4'))
+        if self.name in _SLICES_INPUT and args and (type(args[0]) is list or type(args[0]) is tuple):
+            return self.npf(*args, **kwargs)  # NumPy answers a slice of the list itself (no array)
         if self.writes and args and type(args[0]) is numpy.ndarray:  # (the write must land in it)
             return self._on_host(args, kwargs, f"{self.name} into a NumPy array")
         at = self.axis_at
@@ -326,9 +412,14 @@ class Route:
         for x in (*args, *kwargs.values()) if kwargs else args:  # a NumPy array of object, strings, ...
             if (type(x) is numpy.ndarray or isinstance(x, numpy.generic)) and host_only_dtype(x.dtype):
                 return self._on_host(args, kwargs, f"{self.name} of a {x.dtype} array (no GPU form)")
-            if isinstance(x, numpy.ndarray) and type(x) is not numpy.ndarray or type(x) is numpy.poly1d:
-                # np.matrix, a masked array, a user's subclass, np.poly1d: NumPy's call keeps its class
-                a, kw = to_host_args(args, kwargs, f"{self.name} of a {type(x).__name__} (no GPU form)")
+            c = _host_class(x)
+            if c is not None:
+                # np.matrix, a masked array, a user's subclass, np.poly1d (alone or in a list beside
+                # GPU arrays: np.concatenate([masked, gpu])): NumPy's call keeps its class
+                why = f"{self.name} of a {c.__name__} (no GPU form)"
+                if locate(args, kwargs) == "gpu":
+                    return _fallback.run(self.name, self.npf, args, kwargs, why)  # (counted, warned)
+                a, kw = to_host_args(args, kwargs, why)
                 return self.npf(*a, **kw)
             if _array_like(x):  # an object whose __array__ gives NumPy's array: read as NumPy reads it
                 return self.gpu(*_array_likes(args, kwargs))
@@ -369,7 +460,18 @@ class Route:
             r = self.edge(a, kw)
         if r is _edges.PASS:
             r = call_gpu(cpf, a, kw)
-        return _result(r, args, kwargs)
+        return self.tupled(_result(r, args, kwargs))
+
+    def by_keyword(self, args, kwargs):
+        """The call with ``out`` and the arguments after it given by keyword (so the answer is
+        ``out`` itself, as NumPy's is: ``r = np.sum(x, None, None, o); r is o``)."""
+        at = self.out_at
+        named = dict(zip(self.positional[at:], args[at:]))
+        return args[:at], {**kwargs, **named}
+
+    def tupled(self, r):
+        """A plain tuple from CuPy as NumPy's named tuple (``unique_all(x).values``)."""
+        return self.named(*r) if self.named is not None and type(r) is tuple and len(r) == len(self.named._fields) else r
 
     def _on_host(self, args, kwargs, reason):
         """NumPy's function on host copies (counted); a GPU out= gets the answer copied in."""
@@ -422,7 +524,8 @@ _SHAPE_FIRST = frozenset({"xpshim.zeros", "xpshim.ones", "xpshim.empty", "xpshim
 _NUMPY_SCALARS = frozenset(numpy.dtype(c).type for c in "?bhilqpBHILQPefdgFDG")
 # Functions whose number at position 0 stays a number: read by value, or an int that is a length
 # (isclose: a Python number beside an array is weak, NEP 50; _edges._isclose reads it so)
-_BY_VALUE = frozenset({"min_scalar_type", "can_cast", "result_type", "permutation", "choice", "isclose"})
+# (real, imag: NumPy answers val.real, a Python number's own)
+_BY_VALUE = frozenset({"min_scalar_type", "can_cast", "result_type", "permutation", "choice", "isclose", "real", "imag"})
 _NUMBERS = _NUMPY_SCALARS - {numpy.longdouble, numpy.clongdouble} | {int, float, complex, bool}
 
 
@@ -594,6 +697,10 @@ class ufunc:
     def __call__(self, *args, **kwargs):
         if not _backend.live:
             return self._np(*args, **kwargs)
+        if len(args) > 1 and len(args) > self._np.nin:  # out given by position: NumPy's out=
+            nin = self._np.nin
+            kwargs = {**kwargs, "out": args[nin:] if len(args) - nin > 1 else args[nin]}
+            args = args[:nin]
         if not kwargs:  # the common case, NumPy arrays and numbers only, without a call to locate
             if len(args) == 1 and type(args[0]) in _NUMPY_SCALARS:  # (np.sqrt(s) in a loop)
                 return self._np(args[0])
@@ -674,7 +781,7 @@ class ufunc:
         if method == "at" and len(args) >= 2:
             # at(a, indices, b): a tuple of indices is one per axis, not an array
             ind = args[1]
-            ind = tuple(_arraylike(v) if type(v) is list else dev(v) for v in ind) if type(ind) is tuple else _arraylike(ind)
+            ind = tuple(_indices(v) if type(v) is list else dev(v) for v in ind) if type(ind) is tuple else _indices(ind)
             conv = [dev(args[0]), ind, *(_arraylike(x) for x in args[2:])]
         else:
             conv = None

@@ -4,6 +4,7 @@ Only listed gaps come here (a name, method or keyword CuPy lacks); an error
 raised by CuPy on a supported call reaches the user and is never retried.
 """
 
+import sys
 import warnings
 
 import numpy
@@ -27,6 +28,10 @@ def _to_host(x, reason):
 
 def _to_device(r):
     if type(r) is numpy.ndarray:
+        from ._dispatch import host_only_dtype
+
+        if host_only_dtype(r.dtype):
+            return r  # object, strings, ... have no GPU form: NumPy's array, as np.array(..., dtype=object)
         return wrap(_transfer.to_device(r, "fallback result"))
     if type(r) is tuple or type(r) is list:
         return type(r)(map(_to_device, r))
@@ -79,6 +84,21 @@ def run(name, npf, args, kwargs, reason, writeback_first=False):
     return _to_device(r)
 
 
+def _resize_check(self, kwargs):
+    """NumPy's refusals of ``x.resize``: a view (it does not own its data), or, with refcheck, an
+    array that views of it still use (CuPy's views hold their base: its reference count)."""
+    a = self._a
+    if a.base is not None:
+        raise ValueError("cannot resize this array: it does not own its data")
+    # (references that are not views: the wrapper's and its storage's, getrefcount's argument,
+    # this function's name, and the storage's flat view of it when it has made one)
+    flat = getattr(self._st, "flat", None)
+    own = 4 + (flat is not None and getattr(flat, "base", None) is a)
+    if kwargs.get("refcheck", True) and sys.getrefcount(a) > own:
+        raise ValueError("cannot resize an array that references or is referenced\nby another array in this "
+                         "way.\nUse the np.resize function or refcheck=False")
+
+
 def _write_back(dev_out, host_out):
     if type(dev_out) is ndarray:
         dev_out._a[...] = _transfer.to_device(host_out, "fallback out=")
@@ -91,8 +111,12 @@ def run_method(self, name, args, kwargs, reason):
     """Run ``numpy.ndarray.<name>`` on a host copy of ``self``; write back if it mutates."""
     from ._registry import MUTATING_METHODS
 
+    if name == "resize":
+        _resize_check(self, kwargs)
     announce(f"ndarray.{name}", reason)
     h = host(self, "fallback self")
+    if name in MUTATING_METHODS and self._a.flags.f_contiguous and not self._a.flags.c_contiguous:
+        h = numpy.asfortranarray(h)  # (resize keeps the memory order: NumPy's reads F-ordered data so)
     hargs = [_to_host(a, "fallback argument") for a in args]
     hkw = {k: _to_host(v, "fallback argument") for k, v in kwargs.items()}
     r = getattr(h, name)(*hargs, **hkw)

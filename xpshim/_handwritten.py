@@ -8,7 +8,7 @@ import types
 import numpy
 
 from . import _arrayapi, _backend, _config, _placement, _transfer
-from . import _fused
+from . import _fused, _nditer
 from ._dispatch import GpuObject, asnumpy, call_gpu, follow_like, function, host_only_dtype, non_binding
 from ._ndarray import fresh, ndarray, wrap
 
@@ -177,6 +177,8 @@ def _lexsort_keys(keys):
     # NumPy takes a sequence of key arrays; CuPy's lexsort takes one 2-D array.
     if type(keys) in (list, tuple) and _backend.live and any(type(k) is ndarray for k in keys):
         return _backend.xp.stack([k._a if type(k) is ndarray else _transfer.to_device(k, "lexsort key") for k in keys])
+    if type(keys) in (list, tuple) and _backend.live:  # keys as Python numbers: CuPy takes arrays only
+        return _transfer.to_device(keys, "lexsort keys")
     return keys
 
 
@@ -187,6 +189,8 @@ def lexsort(keys, axis=-1):
 
     if (locate((keys,), {}) or _config.current_device()) == "cpu":
         return numpy.lexsort(keys, axis)
+    if type(keys) in (list, tuple) and locate((keys,), {}) is None and numpy.asarray(keys).dtype.kind not in "biufc":
+        return numpy.lexsort(keys, axis)  # keys of strings (names): no GPU form, and no GPU data given
     if axis != -1:
         from . import _fallback
 
@@ -205,6 +209,7 @@ TABLE = {
     ("xpshim", "ndarray"): ndarray,
     ("xpshim", "from_dlpack"): _arrayapi.from_dlpack,
     ("xpshim", "lexsort"): lexsort,
+    ("xpshim", "nditer"): _nditer.nditer,  # (writes through GPU operands land in them)
     ("xpshim", "dot"): non_binding(_fused.make_dot(function("xpshim", "dot", numpy.dot, "dot"))),
     ("xpshim.random", "seed"): seed,
     ("xpshim.random", "default_rng"): default_rng,

@@ -26,7 +26,7 @@ def report():
     import xpshim
     from . import _backend, _config, _numba
 
-    lines = ["xpshim " + xpshim.__version__]
+    lines = ["xpshim " + xpshim.__xpshim_version__]
     lines.append(f"  device        {_config.current_device()}  ({_config.why_device()})")
     lines.append(f"  XPSHIM_DEVICE={_config.requested_device}  XPSHIM_FALLBACK={_config.fallback_policy}  "
                  f"XPSHIM_TRANSFERS={_config.transfer_policy}  XPSHIM_REPORT={_config.report_path or '-'}  "

@@ -18,11 +18,18 @@ import numpy
 from ._registry import HOST_IO, HOST_MODULES, NUMPY_MODULES, NUMPY_OWN, NUMPY_TESTING_SCALAR_ASSERTS, ROUTED_MODULES
 
 _ufuncs = {}  # numpy ufunc -> xpshim ufunc
+try:
+    from numpy._core import umath as _umath
+except ImportError:  # NumPy 1.x
+    from numpy.core import umath as _umath
 
 
 def ufunc_for(npu):
     u = _ufuncs.get(npu)
-    if u is None and isinstance(npu, numpy.ufunc) and hasattr(numpy, npu.__name__):
+    # (NumPy's own only, umath's private ones too (the clip ufunc of ndarray.clip): scipy.special.cbrt
+    # is a ufunc named as numpy.cbrt, with its own loops)
+    if u is None and isinstance(npu, numpy.ufunc) and hasattr(numpy, npu.__name__) and \
+            (getattr(numpy, npu.__name__) is npu or getattr(_umath, npu.__name__, None) is npu):
         from . import _dispatch
 
         u = _ufuncs[npu] = _dispatch.ufunc(npu)

@@ -282,7 +282,12 @@ _BASIC = frozenset({int, slice, type(None), type(Ellipsis)})
 
 
 def _writes(name, args, kwargs):
-    """Whether NumPy's function ``name`` called so writes into its first argument, a GPU array."""
+    """Whether NumPy's function ``name`` called so writes into a GPU array: its first argument, or
+    ``out=`` (NumPy's concatenate(..., out=gpu_array) cannot write there itself)."""
+    if kwargs and "out" in kwargs:
+        o = kwargs["out"]
+        if type(o) is ndarray or (type(o) is tuple and any(type(v) is ndarray for v in o)):
+            return True
     if name not in WRITES_INTO:
         return False
     first, flag = WRITES_INTO[name]
@@ -453,8 +458,16 @@ class ndarray(metaclass=_NdarrayMeta):
 
     @property
     def flat(self):
-        """A flat iterator view (CuPy's flatiter; supports indexing and assignment)."""
-        return _Flat(self)
+        """A flat iterator (NumPy's flatiter: indexing and assignment, next(), base, index, coords)."""
+        from ._flatiter import FlatIter
+
+        return FlatIter(self)
+
+    @flat.setter
+    def flat(self, value):
+        from ._flatiter import assign
+
+        assign(self, value)
 
     @property
     def ctypes(self):
@@ -597,6 +610,14 @@ class ndarray(metaclass=_NdarrayMeta):
 
             kw = {"type": type} if dtype is None else {"dtype": dtype, "type": type}  # (NumPy reads None as float64)
             return _fallback.run_method(self, "view", (), kw, f"{type.__name__} arrays live on the host")
+        if dtype is not None and type is None:
+            from ._dispatch import host_only_dtype
+
+            if host_only_dtype(dtype):  # (structured, void, strings: as astype to them, on the host)
+                from . import _fallback
+
+                return _fallback.run_method(self, "view", (dtype,), {}, f"{numpy.dtype(dtype)} arrays live on the "
+                                            "host: a view of a host copy, not of the GPU memory")
         r = self._a.view() if dtype is None else self._a.view(dtype)
         if dtype is not None and _misaligned(r):
             # (NumPy takes unaligned data on the host; a GPU load of it faults, and the fault
@@ -625,7 +646,9 @@ class ndarray(metaclass=_NdarrayMeta):
             return iter(_hview(self).copy())  # NumPy scalars, as NumPy's iteration gives
         if self._a.ndim == 0:
             raise TypeError("iteration over a 0-d array")
-        return map(wrap, self._a)
+        if self._a.ndim == 1:  # one copy for the whole loop (not one per element), NumPy's scalars
+            return iter(host(self, "iteration"))
+        return map(wrap, self._a)  # rows: views, as NumPy's (a write to one lands in the array)
 
     def __contains__(self, v):
         return bool(self._a == operand(v)) if self._a.ndim == 0 else bool((self._a == operand(v)).any())
@@ -764,8 +787,10 @@ class ndarray(metaclass=_NdarrayMeta):
                 return outs[0] if len(outs) == 1 else outs
             return r
         xu = _namespace.ufunc_for(uf)
-        if xu is None:
-            return NotImplemented
+        if xu is None:  # SciPy's, an object ufunc (np.frompyfunc): _foreign
+            from . import _foreign
+
+            return _foreign.call(uf, method, inputs, kwargs)
         return getattr(xu, method)(*inputs, **kwargs)
 
     def __array_function__(self, func, types, args, kwargs):

@@ -54,6 +54,9 @@ NUMPY_OWN = frozenset({
     # in submodules ("<sub>.<name>"): Python numbers and print settings, no array data
     "lib.array_utils.normalize_axis_index", "lib.array_utils.normalize_axis_tuple",
     "polynomial.set_default_printstyle", "polynomial.polyutils.format_float",
+    # Python slicing of whatever sequence it is given (a list stays a list; a GPU array's slice is a
+    # GPU view): CuPy's version refuses lists
+    "polynomial.polyutils.trimseq",
 })
 
 # Creation from host data: the result goes to the current device whatever the

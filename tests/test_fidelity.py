@@ -1,0 +1,611 @@
+"""GPU-side fidelity, class by class, each over every name it can touch (on the stand-in, and on a
+real GPU with ``-m gpu``): Python sequences as array data, empty lists, positional ``out``,
+foreign ufuncs, masked arrays, warnings' lines, iteration's copies."""
+
+import importlib
+import doctest
+import inspect
+import sys
+import types
+import warnings
+
+import numpy
+import pytest
+
+import xpshim
+from conftest import transfers
+from xpshim import _registry
+from xpshim._namespace import _numpy_module
+
+
+def routed_callables(skip_random=False):
+    """(qualified name, NumPy's callable, xpshim's) for every routed non-ufunc name."""
+    out = []
+    for sub in ["", *_registry.ROUTED_MODULES]:
+        if skip_random and sub.startswith("random"):
+            continue
+        npmod = _numpy_module(sub)
+        xmod = xpshim if not sub else importlib.import_module("xpshim." + sub)  # (made on first import)
+        for name in sorted(set(getattr(npmod, "__all__", None) or dir(npmod))):
+            npo = getattr(npmod, name, None)
+            if name.startswith("_") or npo is None or isinstance(npo, (type, types.ModuleType, numpy.ufunc)) \
+                    or not callable(npo) or name in _registry.HOST_IO:
+                continue
+            try:
+                xo = getattr(xmod, name)
+            except AttributeError:
+                continue
+            if xo is not npo:
+                out.append((f"{sub}.{name}" if sub else name, npo, xo))
+    return out
+
+
+def _same(ref, got):
+    """NumPy's result ``ref`` and xpshim's ``got``: equal dtype, shape and values (NaN equal)."""
+    if isinstance(ref, (tuple, list)):
+        return type(got) is type(ref) and len(ref) == len(got) and all(map(_same, ref, got))
+    if not isinstance(ref, (numpy.ndarray, numpy.generic, int, float, complex, bool)):
+        return True  # (an object: poly1d, a generator; compared by the tests that own them)
+    got = xpshim.asnumpy(got)
+    ref = numpy.asarray(ref)
+    return ref.dtype == got.dtype and ref.shape == got.shape and numpy.array_equal(ref, got, equal_nan=ref.dtype.kind in "fc")
+
+
+def _compare(name, npo, xo, args, gpu_args, bad):
+    """NumPy's ``npo(*args)`` against xpshim's ``xo(*gpu_args)`` on the GPU side: 0 where NumPy
+    raises (nothing compared), else 1, with any difference put in ``bad``."""
+    try:
+        ref = npo(*args)
+    except Exception:
+        return 0
+    with xpshim.device("gpu"):
+        try:
+            got = xo(*gpu_args)
+        except Exception as e:
+            bad[name] = (args, f"{type(e).__name__}: {e}"[:160])
+            return 1
+    if not _same(ref, got):
+        bad[name] = (args, "differs from NumPy")
+    return 1
+
+
+# ---------------------------------------------------------------- 1. sequences as array data
+
+_V1, _V2, _I1 = [0.5, 1.5, 2.0, 3.0], [[2.0, 1.0], [1.0, 3.0]], [1, 0, 2, 1]
+_COMBOS = [(_V1,), (_V2,), (_I1,), (_V1, _V1), (_V2, _V2), (_V2, _V1), (_I1, _I1), (_V1, 2), (_V2, 1)]
+# Names whose list answer is not compared, with why
+_LIST_EXEMPT = {
+    "empty_like": "its values are whatever the memory held",
+    "row_stack": "a deprecated alias of vstack (NumPy warns on each call)",
+    "bincount": "a list of floats as counts: NumPy truncates them (docs/differences.md)",
+    "take": "a list of floats as indices: NumPy truncates them (docs/differences.md)",
+}
+
+
+def _as_tuples(v):
+    return tuple(_as_tuples(x) for x in v) if type(v) is list else v
+
+
+def test_every_routed_name_takes_lists_and_tuples_as_numpy_does(gpu):
+    """Each routed function called with lists (then tuples) of numbers, in the first argument
+    shapes NumPy takes for it, gives NumPy's answer on the GPU side."""
+    compared, bad = 0, {}
+    with numpy.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name, npo, xo in routed_callables(skip_random=True):
+            if name in _LIST_EXEMPT:
+                continue
+            for combo in _COMBOS:
+                for form in (lambda v: v, _as_tuples):
+                    args = tuple(form(c) for c in combo)
+                    compared += _compare(name, npo, xo, args, args, bad)
+    assert compared > 1000, compared  # (the generator really reached the names)
+    assert bad == {}
+
+
+_P = doctest.DocTestParser()
+# Examples in NumPy's docstrings that raise under xpshim on the GPU side, with why
+_EXAMPLE_EXEMPT = {
+    "copy": "sets a GPU array's WRITEABLE flag to False (docs/differences.md)",
+    "unique": "unique(axis=0) views rows as a structured dtype, which has no GPU form",
+    "unique_all": "CuPy's unique_all answers a plain tuple: no .values (docs/differences.md)",
+    "unique_counts": "CuPy's unique_counts answers a plain tuple: no .values (docs/differences.md)",
+    "unique_inverse": "CuPy's unique_inverse answers a plain tuple: no .values (docs/differences.md)",
+    "random.choice": "a choice among strings: CuPy's choice takes numbers only",
+    "polynomial.polynomial.polyvalfromroots": "CuPy's polyvalfromroots broadcasts x with r otherwise",
+}
+
+
+def _examples(doc, module):
+    """Run a docstring's examples with ``np`` = ``module``: (outcome, value) for each."""
+    ns = {"np": module, "__name__": "__examples__"}
+    for ex in _P.get_examples(doc):
+        src = ex.source.replace("import numpy as np", f"import {module.__name__} as np")
+        if "plt" in src or "matplotlib" in src:
+            return
+        try:
+            try:
+                code = compile(src, "<example>", "eval")
+            except SyntaxError:
+                exec(compile(src, "<example>", "exec"), ns)
+                yield "ok", None, src
+                continue
+            yield "ok", eval(code, ns), src
+        except Exception as e:
+            yield "raised", f"{type(e).__name__}: {e}"[:160], src
+
+
+def test_numpys_docstring_examples_run_on_the_gpu_side(gpu, tmp_path, monkeypatch):
+    """Every routed name's examples from NumPy's own docstrings (lists, tuples, scalars, NumPy
+    arrays, as NumPy's users write them) raise nothing on the GPU side that NumPy does not."""
+    monkeypatch.chdir(tmp_path)  # (the examples of np.save and friends write files)
+    ran, bad = 0, {}
+    with numpy.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name, npo, _ in routed_callables():
+            doc = getattr(npo, "__doc__", None) or ""
+            if ">>>" not in doc or name in _EXAMPLE_EXEMPT:
+                continue
+            ref = list(_examples(doc, numpy))
+            with xpshim.device("gpu"):
+                got = list(_examples(doc, xpshim))
+            ran += 1
+            for (ka, _, src), (kb, vb, _) in zip(ref, got):
+                if ka == "ok" and kb == "raised":
+                    bad[name] = (src.strip(), vb)
+                    break
+    assert ran > 300, ran
+    assert bad == {}
+
+
+def test_documented_array_parameters_are_converted(gpu):
+    """Structural: every parameter NumPy documents as array_like (less _docparams.NOT_DATA) is one
+    xpshim's routing converts, for every routed function."""
+    from xpshim import _dispatch, _docparams
+
+    missing = []
+    for name, npo, _ in routed_callables():
+        arrays, seqs = _docparams.documented(npo)
+        try:
+            params = inspect.signature(npo).parameters
+        except (TypeError, ValueError):
+            continue
+        spec = _dispatch._array_like_params(npo, f"xpshim.{name}")
+        for p in (arrays | seqs) & set(params):
+            if params[p].kind is params[p].VAR_POSITIONAL:
+                if not spec[2]:
+                    missing.append((name, p))
+            elif p not in spec[1]:
+                missing.append((name, p))
+    assert missing == []
+
+
+# ---------------------------------------------------------------- 2. an empty list
+
+def test_an_empty_list_is_float64_except_where_numpy_reads_indices(gpu):
+    """For every routed function taking two array arguments, ``f(int_array, [])`` gives NumPy's
+    dtype and values: float64 data (np.append), intp indices (np.take, np.delete)."""
+    from xpshim import _dispatch
+
+    compared, bad = 0, {}
+    a = numpy.arange(4)
+    with numpy.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name, npo, xo in routed_callables(skip_random=True):
+            at = {i for i, _ in _dispatch._array_like_params(npo, f"xpshim.{name}")[0]}  # array parameters
+            for args in ((a, []), ([], a), (a, [], [])):
+                if not all(i in at for i in range(len(args))):
+                    continue
+                with xpshim.device("gpu"):
+                    g = xpshim.asarray(a)
+                compared += _compare(name, npo, xo, args, [g if x is a else x for x in args], bad)
+    assert compared > 50, compared
+    assert bad == {}
+
+
+# ---------------------------------------------------------------- 3. positional out
+
+def _float_loop(uf):
+    """Input and output type codes of ``uf``'s first loop over float64 (else int64, else bool)."""
+    for want in "dl?":
+        for t in uf.types:
+            ins, outs = t.split("->")
+            if set(ins) == {want}:
+                return ins, outs
+    return None
+
+
+_UFUNCS = sorted(n for n in dir(numpy) if isinstance(getattr(numpy, n), numpy.ufunc) and _float_loop(getattr(numpy, n))
+                 and n not in ("isnat", "matvec", "vecmat", "vecdot", "matmul"))
+
+
+def test_every_ufunc_returns_its_positional_out(gpu):
+    """``r = np.<ufunc>(x, ..., out1[, out2])``: ``r`` is the out array (each of them), holding
+    NumPy's values."""
+    bad = {}
+    with numpy.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (those CuPy has no loop for run on the host, warned)
+        for name in _UFUNCS:
+            uf = getattr(numpy, name)
+            ins, outs = _float_loop(uf)
+            hin = [numpy.array([0.5, 1.5, 2.5, 3.0]).astype(c) for c in ins]
+            ref = uf(*hin)
+            ref = ref if type(ref) is tuple else (ref,)
+            with xpshim.device("gpu"):
+                xin = [xpshim.asarray(h) for h in hin]
+                xout = [xpshim.empty(4, dtype=c) for c in outs]
+                r = getattr(xpshim, name)(*xin, *xout)
+            got = r if type(r) is tuple else (r,)
+            if len(got) != len(xout) or any(g is not o for g, o in zip(got, xout)):
+                bad[name] = "not the out array"
+            elif not all(_same(a, b) for a, b in zip(ref, xout)):
+                bad[name] = "values differ"
+    assert len(_UFUNCS) > 80
+    assert bad == {}
+
+
+def test_every_routed_function_returns_its_positional_out(gpu):
+    """Each routed function that takes ``out`` by position (np.sum(x, None, None, o), np.around,
+    np.cumsum, np.clip, ...) answers the out array itself, holding NumPy's values."""
+    tried, bad = 0, {}
+    h = numpy.array([[0.5, 1.5], [2.5, 3.0]])
+    warnings.simplefilter("ignore")  # (those CuPy has no out= for run on the host, warned; pytest restores)
+    for name, npo, xo in routed_callables(skip_random=True):
+        try:
+            params = list(inspect.signature(npo).parameters.values())
+        except (TypeError, ValueError):
+            continue
+        at = next((i for i, p in enumerate(params) if p.name == "out" and p.kind is p.POSITIONAL_OR_KEYWORD), None)
+        if at is None:
+            continue
+        args = [h] + [p.default if p.default is not p.empty else h for p in params[1:at]]
+        try:
+            ref = npo(*args)
+        except Exception:
+            continue
+        if not isinstance(ref, (numpy.ndarray, numpy.generic)):
+            continue
+        tried += 1
+        ho = numpy.empty(numpy.shape(ref), dtype=numpy.asarray(ref).dtype)
+        is_out = npo(*args, ho) is ho  # (NumPy's fft functions answer a new array, not out)
+        with xpshim.device("gpu"):
+            o = xpshim.empty(numpy.shape(ref), dtype=numpy.asarray(ref).dtype)
+            r = xo(*[xpshim.asarray(a) if a is h else a for a in args], o)
+        if (r is o) != is_out:
+            bad[name] = "not the out array" if is_out else "the out array, where NumPy's is not"
+        elif not _same(ho, o) if is_out else not _same(ref, r):
+            bad[name] = "values differ"
+    assert tried > 15, tried
+    assert bad == {}
+
+
+# ---------------------------------------------------------------- 4. foreign ufuncs
+
+def _special_ufuncs():
+    special = pytest.importorskip("scipy.special")
+    return sorted(n for n in dir(special) if isinstance(getattr(special, n), numpy.ufunc)
+                  and getattr(special, n).nin == 1 and "d->d" in getattr(special, n).types)
+
+
+def test_scipy_special_ufuncs_take_gpu_arrays(gpu):
+    """Every one-input SciPy special function given a GPU array answers SciPy's values, run on
+    the GPU (cupyx.scipy.special) or on the host, counted and warned."""
+    import scipy.special
+
+    names = _special_ufuncs()
+    assert len(names) > 40
+    h = numpy.array([0.25, 0.5, 1.5, 3.0])
+    bad = {}
+    with numpy.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name in names:
+            uf = getattr(scipy.special, name)
+            with xpshim.device("gpu"):
+                g = xpshim.asarray(h)
+                try:
+                    r = uf(g)
+                except Exception as e:
+                    bad[name] = f"{type(e).__name__}: {e}"[:120]
+                    continue
+            if type(r) is numpy.ndarray or not _same(uf(h), r):
+                bad[name] = "not NumPy's values on the GPU"
+    assert bad == {}
+    if gpu == "fake":  # (the stand-in has no cupyx: each ran on the host, counted)
+        assert set(xpshim.stats()["fallbacks"]) >= {getattr(scipy.special, n).__name__ for n in names}
+
+
+def test_object_ufuncs_run_on_the_host_visibly(gpu):
+    """np.frompyfunc's ufuncs (call, outer, reduce, accumulate) take GPU arrays: NumPy's answer,
+    an object array on the host, with a FallbackWarning and the copies counted."""
+    f = numpy.frompyfunc(oct, 1, 1)
+    add = numpy.frompyfunc(lambda a, b: a + b, 2, 1)
+    h = numpy.arange(5)
+    with xpshim.device("gpu"):
+        g = xpshim.asarray(h)
+        before = transfers()
+        with pytest.warns(xpshim.FallbackWarning):
+            r = f(g)
+        assert transfers() > before
+        assert type(r) is numpy.ndarray and r.dtype == object and r.tolist() == f(h).tolist()
+        warnings.simplefilter("ignore")
+        for method in ("outer", "reduce", "accumulate"):
+            args = (g, g) if method == "outer" else (g,)
+            ref = getattr(add, method)(*[h for _ in args])
+            got = getattr(add, method)(*args)
+            assert numpy.asarray(got).tolist() == numpy.asarray(ref).tolist(), method
+
+
+# ---------------------------------------------------------------- 5. masked arrays beside GPU arrays
+
+def _masked_same(ref, got):
+    if isinstance(ref, numpy.ma.MaskedArray):
+        return type(got) is type(ref) and numpy.array_equal(numpy.ma.getmaskarray(ref), numpy.ma.getmaskarray(got)) \
+            and _same(ref.filled(0), got.filled(0))  # (values under the mask are unspecified)
+    return _same(ref, got)
+
+
+def test_masked_arrays_beside_gpu_arrays_take_numpys_call(gpu):
+    """Every routed function given a masked array and a GPU array (side by side, or in one list:
+    np.concatenate([masked, gpu])) answers as NumPy does with the GPU array's data on the host,
+    by a counted, warned host run."""
+    m = numpy.ma.masked_array([1.0, 2.0, 3.0, 4.0], mask=[0, 1, 0, 0])
+    h = numpy.array([5.0, 6.0, 7.0, 8.0])
+    compared, bad = 0, {}
+    with numpy.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name, npo, xo in routed_callables(skip_random=True):
+            for make in (lambda v: ([m, v],), lambda v: (m, v)):
+                try:
+                    ref = npo(*make(h))
+                except Exception:
+                    continue
+                compared += 1
+                with xpshim.device("gpu"):
+                    try:
+                        got = xo(*make(xpshim.asarray(h)))
+                    except Exception as e:
+                        bad[name] = f"{type(e).__name__}: {e}"[:160]
+                        continue
+                if not _masked_same(ref, got):
+                    bad[name] = "differs from NumPy"
+    assert compared > 100, compared
+    assert bad == {}
+    assert xpshim.stats()["fallbacks"]  # (counted)
+
+
+def test_a_masked_array_beside_a_gpu_array_warns(gpu):
+    m = numpy.ma.masked_array([1.0, 2.0], mask=[0, 1])
+    with xpshim.device("gpu"):
+        g = xpshim.asarray(numpy.array([3.0, 4.0]))
+        with pytest.warns(xpshim.FallbackWarning, match="MaskedArray"):
+            r = xpshim.concatenate([m, g])
+    want = numpy.concatenate([m, numpy.array([3.0, 4.0])])
+    assert _masked_same(want, r)
+
+
+# ---------------------------------------------------------------- 6. warnings at the user's line; version
+
+_WARN_SCRIPT = """
+import warnings
+import numpy
+import xpshim as np
+warnings.simplefilter("default")
+a = numpy.array([0.0, -1.0])
+for name in {names!r}:
+    for i in range(2):
+        getattr(np, name)(a)   # line 9: one warning per ufunc, however often it runs
+    getattr(np, name)(a)       # line 10: and one more here
+"""
+
+
+def test_numpys_runtime_warnings_name_the_users_lines():
+    """NumPy's RuntimeWarnings from inside xpshim's wrappers (every float ufunc that warns on 0 or
+    -1) are told at the user's lines, once per line as Python's default filter does for NumPy."""
+    import os
+    import subprocess
+
+    names = []
+    with numpy.errstate(all="warn"), warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        for n in _UFUNCS:
+            uf = getattr(numpy, n)
+            if uf.nin == 1 and "d->d" in uf.types:
+                del w[:]
+                uf(numpy.array([0.0, -1.0]))
+                if any(issubclass(x.category, RuntimeWarning) for x in w):
+                    names.append(n)
+    assert len(names) >= 8, names
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    r = subprocess.run([sys.executable, "-c", _WARN_SCRIPT.format(names=names)], capture_output=True, text=True,
+                       env={**os.environ, "PYTHONPATH": root, "XPSHIM_DEVICE": "cpu"}, timeout=300)
+    lines = [ln for ln in r.stderr.splitlines() if "RuntimeWarning" in ln]
+    assert lines and all(ln.startswith("<string>:9:") or ln.startswith("<string>:10:") for ln in lines), r.stderr
+    # (the same message at one line is told once: per distinct message, one at line 9, one at 10)
+    assert sum(ln.startswith("<string>:9:") for ln in lines) == sum(ln.startswith("<string>:10:") for ln in lines)
+
+
+def test_version_is_numpys_and_xpshims_own_is_apart():
+    assert xpshim.__version__ == numpy.__version__
+    assert xpshim.__xpshim_version__ and xpshim.__xpshim_version__ != numpy.__version__
+    assert xpshim.version.version == numpy.version.version  # (numpy.version, the module)
+    ns = {}
+    exec("from xpshim import *", ns)
+    assert "concatenate" in ns
+
+
+# ---------------------------------------------------------------- 7. iteration copies once
+
+def test_iterating_a_gpu_array_copies_once(gpu):
+    """for v in x, list(x), sum(x), sorted(x), matplotlib's hist(x): one copy, NumPy's scalars."""
+    h = numpy.linspace(0.0, 1.0, 1000)
+    with xpshim.device("gpu"):
+        g = xpshim.asarray(h)
+        for use in (list, sum, sorted, tuple, lambda x: [v for v in x], lambda x: max(x)):
+            before = transfers()
+            got = use(g)
+            assert transfers() - before == 1, use
+            assert got == use(h)
+        assert type(next(iter(g))) is numpy.float64
+        rows = list(xpshim.asarray(numpy.arange(6.0).reshape(3, 2)))
+        rows[0][0] = 9.0  # rows are views, as NumPy's
+        assert type(rows[0]) is xpshim.ndarray
+
+
+def test_matplotlib_hist_of_a_gpu_array_copies_a_few_times(gpu):
+    mpl = pytest.importorskip("matplotlib")
+    mpl.use("Agg")
+    import matplotlib.pyplot as plt
+
+    h = numpy.random.default_rng(0).normal(size=10_000)
+    with xpshim.device("gpu"):
+        g = xpshim.asarray(h)
+        fig, ax = plt.subplots()
+        before = transfers()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            n, _, _ = ax.hist(g, bins=20)
+        copies = transfers() - before
+        plt.close(fig)
+    assert copies <= 5, copies  # (was one per element)
+    numpy.testing.assert_array_equal(n, numpy.histogram(h, bins=20)[0])
+
+
+# ---------------------------------------------------------------- 8. x.flat
+
+_LAYOUTS = {
+    "1d": lambda m: m.arange(5.0),
+    "2d": lambda m: m.arange(6.0).reshape(2, 3),
+    "transposed": lambda m: m.arange(6.0).reshape(2, 3).T,
+    "strided": lambda m: m.arange(24.0).reshape(2, 3, 4)[:, ::2, ::-1],
+    "empty": lambda m: m.zeros((0, 3)),
+}
+
+
+@pytest.mark.parametrize("layout", sorted(_LAYOUTS))
+def test_flat_is_numpys_flat_iterator(gpu, layout):
+    """x.flat over every layout: iteration, next(), index, coords, base, len, indexing, and the
+    assignments x.flat = scalar / shorter list (cycled) / array, as NumPy's flatiter."""
+    ref = _LAYOUTS[layout](numpy)
+    with xpshim.device("gpu"):
+        got = xpshim.asarray(ref.base.copy()) if ref.base is not None else xpshim.asarray(ref.copy())
+        got = _LAYOUTS[layout](xpshim)
+        assert type(got) is xpshim.ndarray
+        assert list(got.flat) == list(ref.flat)
+        fr, fg = ref.flat, got.flat
+        assert fg.base is got and len(fg) == len(fr)
+        for _ in range(min(3, ref.size)):
+            assert (fg.index, fg.coords) == (fr.index, fr.coords)
+            assert next(fg) == next(fr)
+        assert (fg.index, fg.coords) == (fr.index, fr.coords)
+        assert list(fg) == list(fr)  # (the rest)
+        assert fg.index == fr.index  # (past the end; NumPy's coords there depend on its memory layout)
+        if ref.size:
+            for key in (0, -1, slice(1, None, 2), [0, ref.size - 1]):
+                assert _same(ref.flat[key], got.flat[key]), key
+        numpy.testing.assert_array_equal(numpy.asarray(got.flat), numpy.asarray(ref.flat))
+        for value in (7.0, [1.0, 2.0], numpy.arange(ref.size, dtype=float)[::-1]):
+            r, g = ref.copy(), xpshim.asarray(ref.copy())
+            r.flat = value
+            g.flat = value
+            assert _same(r, g), value
+        if ref.size:
+            r, g = ref.copy(), xpshim.asarray(ref.copy())
+            r.flat[[0, -1]] = 9.0
+            g.flat[[0, -1]] = 9.0
+            assert _same(r, g)
+
+
+def test_iterating_flat_copies_once(gpu):
+    with xpshim.device("gpu"):
+        g = xpshim.asarray(numpy.arange(100.0).reshape(10, 10))
+        before = transfers()
+        assert sum(g.flat) == 4950.0
+        assert transfers() - before == 1
+
+
+# ---------------------------------------------------------------- 8. x.resize
+
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("new", [(2, 1), (3,), (3, 3), (1, 2, 2), 0])
+def test_resize_as_numpys(gpu, order, new):
+    """x.resize of C- and F-ordered arrays takes the data in memory order, as NumPy's."""
+    ref = numpy.array(numpy.arange(6.0).reshape(2, 3), order=order)
+    with xpshim.device("gpu"):
+        g = xpshim.asarray(ref) if order == "C" else xpshim.asfortranarray(xpshim.asarray(ref))
+        assert g.flags.f_contiguous == (order == "F")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            g.resize(new)
+    ref.resize(new)
+    assert _same(ref, g)
+
+
+def test_resize_refuses_as_numpy(gpu):
+    with xpshim.device("gpu"):
+        a = xpshim.asarray(numpy.arange(4.0))
+        v = a[:2]
+        with pytest.raises(ValueError, match="referenced"):
+            a.resize(6)
+        with pytest.raises(ValueError, match="own its data"):
+            v.resize(1)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            a.resize(6, refcheck=False)
+    assert xpshim.asnumpy(a).tolist() == [0.0, 1.0, 2.0, 3.0, 0.0, 0.0]
+
+
+# ---------------------------------------------------------------- 8. np.nditer
+
+def _double(m, a):
+    with m.nditer(a, op_flags=["readwrite"]) as it:
+        for x in it:
+            x[...] = 2 * x
+
+
+def _by_index(m, a):
+    it = m.nditer(a, flags=["multi_index"], op_flags=["writeonly"])
+    while not it.finished:
+        it[0] = it.multi_index[0] * 10 + it.multi_index[-1]
+        it.iternext()
+
+
+def _buffered_cast(m, a):
+    with m.nditer(a, op_flags=["readwrite"], op_dtypes=["complex128"], flags=["buffered"], casting="unsafe") as it:
+        for x in it:
+            x[...] = x + 0.5
+
+
+def _two_operands(m, a):
+    b = a.copy()
+    with m.nditer([a, b], op_flags=[["readonly"], ["readwrite"]]) as it:
+        for x, y in it:
+            y[...] = x * x + 1
+    a[...] = b
+
+
+@pytest.mark.parametrize("idiom", [_double, _by_index, _buffered_cast, _two_operands])
+@pytest.mark.parametrize("layout", ["2d", "transposed", "strided"])
+def test_nditer_writes_land_in_gpu_arrays(gpu, idiom, layout):
+    """NumPy's nditer idioms that write through an operand change the GPU array as NumPy's the host one."""
+    ref = _LAYOUTS[layout](numpy).copy()
+    with xpshim.device("gpu"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        g = xpshim.asarray(ref.copy())
+        idiom(xpshim, g)
+        assert isinstance(xpshim.nditer(g), xpshim.nditer)
+    idiom(numpy, ref)
+    assert _same(ref, g)
+
+
+# ---------------------------------------------------------------- 8. views as host-only dtypes
+
+@pytest.mark.parametrize("dtype", [[("x", "i4"), ("y", "i4")], "V8", "V4", "S4", [("a", "i2"), ("b", "i2")]])
+def test_view_as_a_host_only_dtype_is_numpys_on_the_host(gpu, dtype):
+    """x.view(structured, void or bytes dtype): NumPy's answer (a view of a host copy), warned."""
+    h = numpy.arange(4, dtype="i4")
+    with xpshim.device("gpu"):
+        g = xpshim.asarray(h)
+        with pytest.warns(xpshim.FallbackWarning, match="host"):
+            r = g.view(dtype)
+    want = h.view(dtype)
+    assert type(r) is numpy.ndarray and r.dtype == want.dtype and r.tobytes() == want.tobytes()

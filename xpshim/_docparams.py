@@ -1,0 +1,51 @@
+"""Which parameters of a NumPy function take array data, read from NumPy's own documentation.
+
+NumPy documents each parameter's type in its docstring (``z : array_like``,
+``a1, a2 : array_like or poly1d object``, ``multi_index : tuple of array_like``). A list or
+tuple given at such a parameter is array data to NumPy (``np.angle([1, 1j])``), while CuPy's
+functions take arrays only there, so the GPU path converts it. Reading NumPy's documentation
+makes this a rule over every routed name rather than a list of names kept by hand.
+
+CuPy takes arrays only: https://docs.cupy.dev/en/stable/user_guide/difference.html
+"""
+
+import inspect
+import re
+
+_SECTION = re.compile(r"^Parameters\n-{3,}\n(.*?)(?:^\w[\w ]*\n-{3,}|\Z)", re.S | re.M)
+_HEADER = re.compile(r"^([\w*, .]+?)\s*:\s*(.*)$")
+# Documented as array_like, but read by CuPy's function (and NumPy's) as Python numbers, a shape,
+# axes or an object, not as array data: a list there stays a list. (histogramdd's sample: NumPy
+# reads a list as D sequences, an array as (N, D) rows.)
+NOT_DATA = frozenset({
+    "axes", "pad_width", "reps", "like", "seed", "range", "new", "old", "out", "X", "deg", "object",
+    "rcond", "tol", "base", "start", "stop", "n", "sample",
+})
+
+
+def documented(npf):
+    """(array-like parameter names, sequence-of-array-like parameter names) that NumPy's
+    docstring of ``npf`` declares, less ``NOT_DATA``."""
+    try:
+        doc = inspect.getdoc(npf) or ""
+    except Exception:  # (an object whose __doc__ is a property that fails)
+        return frozenset(), frozenset()
+    m = _SECTION.search(doc)
+    if not m:
+        return frozenset(), frozenset()
+    arrays, seqs = set(), set()
+    for line in m.group(1).splitlines():
+        if not line or line[0].isspace():
+            continue
+        h = _HEADER.match(line)
+        if not h:
+            continue
+        kind = h.group(2)
+        if "array_like" not in kind and "array-like" not in kind:
+            continue
+        seq = re.match(r"(sequence|tuple|list) of (1-D )?array", kind) is not None
+        for n in h.group(1).split(","):
+            n = n.strip().lstrip("*")
+            if n and n not in NOT_DATA:
+                (seqs if seq else arrays).add(n)
+    return frozenset(arrays), frozenset(seqs)
