@@ -55,6 +55,12 @@ class _NdarrayMeta(type):
 _GPU_CLASS = [None]  # the xpshim.ndarray class, once it exists
 
 
+def _a_view(a, r):
+    """``r``, or a new view of ``a`` where CuPy handed ``a`` itself back: CuPy's ``a.T`` of fewer
+    than two dimensions is ``a``, NumPy's a new view whose base is ``a``."""
+    return a.view() if r is a else r
+
+
 def wrap(r):
     """Wrap CuPy arrays in a result (array, tuple, list) as xpshim arrays."""
     t = type(r)
@@ -422,7 +428,7 @@ class ndarray(metaclass=_NdarrayMeta):
     flags = property(lambda s: Flags(_meta(s).flags), doc="Memory layout flags, as NumPy's flags object.")
     data = property(lambda s: s._raw().data, doc="The device memory pointer (cupy.cuda.MemoryPointer).")
     device = property(lambda s: s._a.device, doc="The CUDA device holding the data.")
-    T = property(lambda s: wrap(s._a.T), doc="Transposed view.")
+    T = property(lambda s: wrap(_a_view(s._a, s._a.T)), doc="Transposed view.")
     mT = property(lambda s: wrap(s._a.mT), doc="Matrix-transposed view (last two axes).")
     base = property(lambda s: s._b, doc="The array owning the memory this is a view of (None for its owner).")
 
