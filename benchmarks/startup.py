@@ -44,7 +44,7 @@ def make_scripts(tmp):
     with open(os.path.join(ROOT, "examples", "grayscale.py")) as f:
         src = f.read()
     numpy_src = src.replace("import xpshim as np\n", "import numpy as np\n").replace(
-        "np.get_device(image_array)", "'cpu'")
+        "np.get_device(image_array)", "'cpu'").replace("np.why_device()", "'NumPy'")
     if numpy_src.count("import numpy as np\n") != 1 or "xpshim" in numpy_src.split('"""', 2)[2]:
         raise SystemExit("examples/grayscale.py changed: update make_scripts for its NumPy variant")
     paths = {"xpshim": os.path.join(tmp, "grayscale_xpshim.py"), "numpy": os.path.join(tmp, "grayscale_numpy.py")}
