@@ -17,6 +17,8 @@ import os
 import sys
 import types
 
+import numpy
+
 from .._registry import ROUTED_MODULES
 
 # CuPy's modules that xpshim routes NumPy's to (those CuPy lacks are left out at ``take``)
@@ -43,9 +45,17 @@ def _callable(f):
     return {"keywords": None if names is None else sorted(names), "params": _params(f)}
 
 
+# Loops over dtypes NumPy has no type code for (bfloat16, "E", which CuPy 14 adds where ml_dtypes is
+# installed) depend on the machine, not on CuPy's version; NumPy code never reaches them.
+_NUMPY_CODES = set(numpy.typecodes["All"]) | {"-", ">"}
+# Python's own methods that depend on the interpreter (3.12 gave classes the buffer protocol's)
+_PYTHON_DUNDERS = {"__buffer__", "__release_buffer__"}
+
+
 def _entry(obj, cupy):
     if isinstance(obj, cupy.ufunc):
-        return {"kind": "ufunc", "nin": obj.nin, "nout": obj.nout, "types": list(obj.types)}
+        loops = [t for t in obj.types if set(t) <= _NUMPY_CODES]
+        return {"kind": "ufunc", "nin": obj.nin, "nout": obj.nout, "types": loops}
     if isinstance(obj, types.ModuleType):
         return {"kind": "module"}
     if isinstance(obj, type):
@@ -78,7 +88,7 @@ def take(cupy):
         cls = _resolve(cupy, dotted)
         out = {}
         for n in sorted(dir(cls)):
-            if n.startswith("_") and not (n.startswith("__") and n.endswith("__")):
+            if n.startswith("_") and not (n.startswith("__") and n.endswith("__")) or n in _PYTHON_DUNDERS:
                 continue
             raw = inspect.getattr_static(cls, n)
             if n.startswith("__") and raw is inspect.getattr_static(object, n, None):
