@@ -955,11 +955,32 @@ class _Flat:
     def __init__(self, base):
         self._base = base
 
+    def _key(self, key):
+        """(the key for CuPy's flatiter, False), or (an index of the array itself, True) for integer
+        and boolean arrays, which NumPy's flatiter takes and CuPy's does not (ints and slices only:
+        cupy/_indexing/iterate.py, flatiter.__getitem__)."""
+        k = _index(_Flatten(self._base), key)
+        k = k[0] if type(k) is tuple and len(k) == 1 else k
+        if type(k) is tuple or isinstance(k, slice) or k is Ellipsis or numpy.isscalar(k) or not hasattr(k, "dtype"):
+            return k, False
+        a, xp = self._base._a, _backend.xp
+        if k.dtype.kind == "b":
+            k = xp.nonzero(k.ravel())[0]
+        k = xp.where(k < 0, k + a.size, k)
+        return xp.unravel_index(k, a.shape), True
+
     def __getitem__(self, key):
-        return wrap(self._base._a.flat[_index(_Flatten(self._base), key)])
+        k, whole = self._key(key)
+        a = self._base._a
+        return wrap(a[k] if whole else a.flat[k])
 
     def __setitem__(self, key, value):
-        self._base._a.flat[_index(_Flatten(self._base), key)] = _value(value)
+        k, whole = self._key(key)
+        a = self._base._a
+        if whole:
+            a[k] = _value(value)
+        else:
+            a.flat[k] = _value(value)
 
     def __iter__(self):
         return iter(wrap(self._base._a.ravel()))
