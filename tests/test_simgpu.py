@@ -132,6 +132,16 @@ def _installed_cupy():
     return cupy
 
 
+def _comparable(a, b):
+    """True where two snapshot entries differ. Parameters and keywords that one Python cannot read
+    (``None``: 3.11 reads no signature from some of CuPy's Cython functions, 3.13 reads one) are
+    not compared."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        unread = {k for k in ("params", "keywords") if a.get(k) is None or b.get(k) is None}
+        a, b = {k: v for k, v in a.items() if k not in unread}, {k: v for k, v in b.items() if k not in unread}
+    return a != b
+
+
 def test_the_snapshot_matches_the_installed_cupy():
     cupy = _installed_cupy()
     from xpshim._simgpu import snapshot
@@ -141,7 +151,7 @@ def test_the_snapshot_matches_the_installed_cupy():
     for key in ("modules", "classes"):
         for part in API[key]:
             differ = sorted(n for n in set(now[key][part]) | set(API[key][part])
-                            if now[key][part].get(n) != API[key][part].get(n))
+                            if _comparable(now[key][part].get(n), API[key][part].get(n)))
             assert not differ, f"{key} {part!r}: {differ[:20]}"
 
 

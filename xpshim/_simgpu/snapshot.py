@@ -48,8 +48,9 @@ def _callable(f):
 # Loops over dtypes NumPy has no type code for (bfloat16, "E", which CuPy 14 adds where ml_dtypes is
 # installed) depend on the machine, not on CuPy's version; NumPy code never reaches them.
 _NUMPY_CODES = set(numpy.typecodes["All"]) | {"-", ">"}
-# Python's own methods that depend on the interpreter (3.12 gave classes the buffer protocol's)
-_PYTHON_DUNDERS = {"__buffer__", "__release_buffer__"}
+# Python's own names that depend on the interpreter (3.12 gave classes the buffer protocol's
+# methods; 3.13 records where a class was defined)
+_PYTHON_DUNDERS = {"__buffer__", "__release_buffer__", "__firstlineno__", "__static_attributes__"}
 
 
 def _entry(obj, cupy):
