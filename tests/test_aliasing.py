@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import Bundle, RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
 
 import xpshim as np
-from xpshim import _backend, _config, _placement
+from xpshim import _backend, _device, _placement
 
 import fakecupy
 
@@ -38,13 +38,13 @@ def _backend_module():
 
 def _install(mode):
     undo = _backend.install(_backend_module(), "tests (test_aliasing)", placement=(mode == "auto"))
-    saved = _config._crossover
-    _config._crossover = (CROSSOVER, "set by the test")
+    saved = _device._crossover
+    _device._crossover = (CROSSOVER, "set by the test")
     _placement.refresh()
     _placement.forget_lines()
 
     def restore():
-        _config._crossover = saved
+        _device._crossover = saved
         undo()
         _placement.forget_lines()
         _placement.refresh()

@@ -41,8 +41,8 @@ _REGEN = "python tests/test_architecture.py --write-allowlist"
 # import modules of its own layer or lower ones. "pkg" names a subpackage and every module in it;
 # "__init__" is the package itself.
 LAYERS = (
-    ("configuration", ("_errors", "_config", "_callsite", "_warnlines")),
-    ("backend", ("_backend", "_simgpu")),
+    ("configuration", ("_errors", "_config", "_lazy", "_callsite", "_warnlines")),
+    ("backend", ("_backend", "_device", "_simgpu")),
     ("bytes", ("_transfer", "_storage", "_pinned", "_ntcopy", "_register", "_pil")),
     ("placement", ("_placement",)),
     ("array", ("_ndarray", "_arrayapi", "_flatiter", "_nditer", "_foreign")),

@@ -13,7 +13,7 @@ import numpy
 import pytest
 
 import xpshim as np
-from xpshim import _backend, _config, _placement
+from xpshim import _backend, _config, _device, _placement
 
 import fakecupy
 
@@ -39,13 +39,13 @@ def auto():
 @pytest.fixture
 def crossover():
     """Set the crossover for one test: crossover(64)."""
-    saved = _config._crossover
+    saved = _device._crossover
 
     def set_to(n):
-        _config._crossover = (n, "set by the test")
+        _device._crossover = (n, "set by the test")
         _placement.refresh()
     yield set_to
-    _config._crossover = saved
+    _device._crossover = saved
     _placement.refresh()
 
 
@@ -343,7 +343,7 @@ def py(code, **env):
 
 @pytest.mark.parametrize("raw,want", [("100", 100), ("3.2e4", 32000), ("32_768", 32768), ("0", 0)])
 def test_crossover_from_the_environment(raw, want):
-    r = py("from xpshim import _config; print(*_config.crossover(), sep='|')", XPSHIM_CROSSOVER=raw)
+    r = py("from xpshim import _device; print(*_device.crossover(), sep='|')", XPSHIM_CROSSOVER=raw)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == f"{want}|XPSHIM_CROSSOVER={raw}"
 
@@ -357,7 +357,7 @@ def test_bad_crossover_names_the_fix(raw):
 
 
 def test_default_crossover_and_info():
-    n, source = _config.crossover()
+    n, source = _device.crossover()
     assert (n, source.startswith("the default")) == (2**15, True) or "calibrated" in source
     r = subprocess.run([sys.executable, "-m", "xpshim", "info"], capture_output=True, text=True,
                        env=dict(os.environ, PYTHONPATH=ROOT, XPSHIM_CROSSOVER="5000"))
@@ -365,11 +365,11 @@ def test_default_crossover_and_info():
 
 
 def test_calibrated_value_is_read(tmp_path):
-    code = ("import json, os\nfrom xpshim import _config, _backend\n"
+    code = ("import json, os\nfrom xpshim import _config, _device, _backend\n"
             "_backend._status = _backend.GpuStatus(True, '1 CUDA device(s), device 0 is Test GPU', 1)\n"
             "p = _config.calibration_path(); os.makedirs(os.path.dirname(p))\n"
             "json.dump({'crossover': 12345, 'gpu': 'Test GPU', 'date': '2026-01-01'}, open(p, 'w'))\n"
-            "print(*_config.crossover(), sep='|')\n")
+            "print(*_device.crossover(), sep='|')\n")
     # (XPSHIM_DEVICE=cpu: on a machine with a GPU, importing xpshim would take the crossover
     # into use for the real GPU before the test names its own)
     r = py(code, XDG_CACHE_HOME=str(tmp_path), XPSHIM_DEVICE="cpu")

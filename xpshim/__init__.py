@@ -13,12 +13,12 @@ and announced by ``xpshim.FallbackWarning`` (``XPSHIM_FALLBACK=warn|silent|raise
 
 import numpy as _numpy
 
-from . import _config, _backend  # noqa: F401  (reads the environment first)
+from . import _config, _backend, _device  # noqa: F401  (reads the environment first)
 from ._errors import (  # noqa: F401
     ConfigError, DeviceError, FallbackError, FallbackWarning, OutOfMemoryError,
     TransferWarning, XpshimError,
 )
-from ._config import device  # noqa: F401
+from ._device import device  # noqa: F401
 
 # NumPy's version: code that checks ``np.__version__`` (``>= "2"``) takes NumPy's branch, as it
 # runs on NumPy's functions. xpshim's own version: ``xpshim.__xpshim_version__`` (docs/differences.md).
@@ -32,13 +32,28 @@ _LAZY = {
     "empty_pinned": "_handwritten", "free_gpu_memory": "_handwritten", "get_array_module": "_handwritten",
     "get_device": "_handwritten", "zeros_pinned": "_handwritten",
     "ndarray": "_ndarray", "numba_vectorize": "_vectorize",
-    "to_device": "_arrayapi", "__array_namespace_info__": "_arrayapi", "why_device": "_config",
+    "to_device": "_arrayapi", "__array_namespace_info__": "_arrayapi", "why_device": "_device",
 }
 __array_api_version__ = _numpy.__array_api_version__  # the standard's version NumPy implements
 
+
+
+def _dask_options(**settings):
+    from . import _dask
+
+    return _dask.options(**settings)
+
+
+_device.dask_hook = _dask_options  # `with xpshim.device("dask", ...)`: Dask mode's options
+
+if _config.requested_device == "dask":
+    from . import _dask
+
+    _dask.enable()  # the one place Dask mode is switched on from the environment
+
 # Resolve the process default device now: a forced GPU that is absent fails
 # here, at import, with the reason; auto probes the driver without CuPy first.
-if _config._resolve_default() == "gpu":
+if _device._resolve_default() == "gpu":
     _backend.mark_live()
 
 if _config.report_path:

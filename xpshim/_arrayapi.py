@@ -21,7 +21,7 @@ Calls without ``device=`` and ``copy=`` never come here: the CPU path stays NumP
 
 import numpy
 
-from . import _backend, _config, _placement, _transfer
+from . import _backend, _device, _placement, _transfer
 from ._ndarray import host, ndarray, wrap
 
 API_VERSION = numpy.__array_api_version__  # the version NumPy implements; xpshim follows NumPy
@@ -54,7 +54,7 @@ def where(device):
     """``("cpu", None)`` or ``("gpu", cuda_device_or_None)`` for an array API device; a
     ValueError naming the devices there are for anything else (NumPy's error class)."""
     if device is None:
-        return _config.current_device(), None
+        return _device.current_device(), None
     if type(device) is str:
         name = device.lower()
         if name == "cpu":
@@ -133,7 +133,7 @@ def on_device(f, args, kwargs):
         elif "a" in kwargs or "prototype" in kwargs:
             k = "a" if "a" in kwargs else "prototype"
             kwargs[k] = _stand_in(kwargs[k], target)
-    with _config.device(target), _in(cuda_dev):
+    with _device.device(target), _in(cuda_dev):
         r = f(*args, **kwargs)
     return _moved(r, target, f"{name}(..., device={target!r}) of arguments on the other device")
 
@@ -143,10 +143,10 @@ def on_device(f, args, kwargs):
 def _target_of(a, gpu_in):
     """Where ``asarray(a)`` puts ``a`` on the current device: "gpu" or "cpu"."""
     if gpu_in:
-        return "gpu" if _config.current_device() != "cpu" else "cpu"
-    if not _backend.live or _config.current_device() != "gpu":
+        return "gpu" if _device.current_device() != "cpu" else "cpu"
+    if not _backend.live or _device.current_device() != "gpu":
         return "cpu"
-    if _config.placing() and numpy.size(a) < _placement.limit:  # (auto mode: small data stays)
+    if _device.placing() and numpy.size(a) < _placement.limit:  # (auto mode: small data stays)
         return "cpu"
     return "gpu"
 
@@ -188,7 +188,7 @@ def from_data(f, npf, name, a, dtype, args, kwargs):
     cuda_dev = None
     if device is not None:
         target, cuda_dev = where(device)
-    elif gpu_in and copy is None and _config.current_device() != "cpu":
+    elif gpu_in and copy is None and _device.current_device() != "cpu":
         target = "gpu"
     elif copy is not False:  # the current device's rules (auto mode's sizes too); a new array if copy=True
         r = f(a, dtype, *args, **kwargs)
@@ -206,7 +206,7 @@ def from_data(f, npf, name, a, dtype, args, kwargs):
     if not gpu_in:
         if copy is False:
             raise _crossing_error(name, "host", "GPU")  # host data to the GPU is a copy
-        with _config.device("gpu"), _in(cuda_dev):
+        with _device.device("gpu"), _in(cuda_dev):
             return f(a, dtype, *args, **kwargs)
     raw = a._a if type(a) is ndarray else a
     if copy is False:
@@ -218,7 +218,7 @@ def from_data(f, npf, name, a, dtype, args, kwargs):
             return wrap(xp.array(raw, dtype=dtype, copy=True, order=order or "K"))
     if not _needs_copy(raw, dtype, order) and not kwargs.get("ndmin"):
         return a if type(a) is ndarray else wrap(raw)  # (copy=None: only if needed; array()'s too)
-    with _config.device("gpu"), _in(cuda_dev):
+    with _device.device("gpu"), _in(cuda_dev):
         return f(a, dtype, *args, **kwargs)
 
 
@@ -245,7 +245,7 @@ class Info:
 
     def default_device(self):
         """The device new arrays go to: ``"cpu"``, or the current GPU."""
-        return current_gpu() if _config.current_device() == "gpu" and _backend.live else "cpu"
+        return current_gpu() if _device.current_device() == "gpu" and _backend.live else "cpu"
 
     def devices(self):
         """Every device: ``"cpu"`` and each GPU (as GPU arrays' ``x.device`` gives it)."""

@@ -116,15 +116,27 @@ def require_gpu(who, fix=None):
 def mark_live():
     """The GPU is in use from now on (a default of "gpu", or xpshim.device("gpu"|"auto"))."""
     global live
-    if not live and xp is not None:
-        from . import _ndarray
+    if not live:
+        live = True
+        _changed()
 
-        _ndarray._bind_cupy()  # wrap() recognises CuPy arrays by type from here on
-    live = True
-    from . import _namespace, _placement
 
-    _placement.refresh()
-    _namespace.host_copy_numpy_testing()  # GPU arrays can exist from now on
+# Upper layers that keep something derived from the backend (the CuPy array type, the
+# crossover, the default device) register here, and are told when it changes.
+_listeners = []
+forced = None  # ("gpu", placing) while ``install`` is in force, else None
+
+
+def on_change(listener):
+    """Call ``listener()`` whenever the backend changes: the GPU goes live, or ``install`` (or
+    its undo) swaps the array module. Usable as a decorator."""
+    _listeners.append(listener)
+    return listener
+
+
+def _changed():
+    for listener in _listeners:
+        listener()
 
 
 def install(module, reason="installed by hand", placement=False):
@@ -134,22 +146,17 @@ def install(module, reason="installed by hand", placement=False):
 
     Tests use this with a NumPy-backed stand-in; returns a function that undoes it.
     """
-    global xp, _status, live
-    from . import _config, _namespace, _ndarray, _placement
-
-    saved = (xp, _status, live, _config._default, _config._sized, _ndarray._cupy_ndarray)
-    xp, _status, live = module, GpuStatus(True, reason, 1), True
-    _config._default, _config._sized = "gpu", placement
-    _ndarray._bind_cupy()
+    global xp, _status, live, forced
+    saved = (xp, _status, live, forced)
+    xp, _status, live, forced = module, GpuStatus(True, reason, 1), True, ("gpu", placement)
     _raw_types.clear()
-    _placement.refresh()
-    _namespace.host_copy_numpy_testing()
+    _changed()
 
     def undo():
-        global xp, _status, live
-        xp, _status, live, _config._default, _config._sized, _ndarray._cupy_ndarray = saved
+        global xp, _status, live, forced
+        xp, _status, live, forced = saved
         _raw_types.clear()
-        _placement.refresh()
+        _changed()
     return undo
 
 

@@ -14,7 +14,7 @@ import operator
 
 import numpy
 
-from . import (_arrayapi, _backend, _config, _docparams, _edges, _exact, _fallback, _gaps, _hostfast, _placement,
+from . import (_arrayapi, _backend, _device, _docparams, _edges, _exact, _fallback, _gaps, _hostfast, _placement,
                _signatures, _transfer)
 from ._errors import OutOfMemoryError
 from ._ndarray import dev, fresh, host, ndarray, on_host_part, wrap
@@ -543,7 +543,7 @@ def follow_like(f, npf, args, kwargs):
         where = "cpu"
     else:
         return npf(*args, like=like, **kwargs)
-    with _config.device(where):
+    with _device.device(where):
         return f(*args, **kwargs)
 
 
@@ -567,7 +567,7 @@ def function(modname, name, npf, cupy_path, creation=False):
                 return _arrayapi.on_device(wrapper, args, kwargs)
             if takes_like and "like" in kwargs:
                 return follow_like(wrapper, npf, args, kwargs)
-            if not _backend.live or _config.current_device() == "cpu":
+            if not _backend.live or _device.current_device() == "cpu":
                 return route.cpu(args, kwargs)
             return route.gpu(args, kwargs)
     else:
@@ -597,7 +597,7 @@ def function(modname, name, npf, cupy_path, creation=False):
                     # np.zeros(5), np.ones((3, 3)) in auto mode: a small array is NumPy's (as
                     # placement's arrayless would say, sooner)
                     n = a0 if t is int else _placement.small_shape(a0) if t is tuple else None
-                    if n is not None and n < _placement.limit and _config.placing():
+                    if n is not None and n < _placement.limit and _device.placing():
                         for v in args[1:] if len(args) > 1 else ():
                             if type(v) not in plain_arg and not isinstance(v, numpy.dtype):
                                 break
@@ -654,17 +654,17 @@ def function(modname, name, npf, cupy_path, creation=False):
             if loc is None:
                 loc = locate(args, kwargs)
             if loc == "cpu":
-                if grows and _config.placing() and _placement.grows(route.name, args, kwargs):
+                if grows and _device.placing() and _placement.grows(route.name, args, kwargs):
                     return route.gpu(args, kwargs)  # a result past the crossover from small inputs
                 r = npf(*args, **kwargs)
                 if type(r) is host_array and r.size >= _placement.limit:
                     return _placement.promote(r, args, kwargs)
                 return r
             if loc is None:
-                loc = _config.current_device()
+                loc = _device.current_device()
                 if loc == "cpu":
                     return npf(*args, **kwargs)
-                if _config.placing():
+                if _device.placing():
                     return _placement.arrayless(route, args, kwargs)
             return route.gpu(args, kwargs)
 
@@ -722,7 +722,7 @@ class ufunc:
     def _call(self, args, kwargs):
         loc = locate(args, kwargs)
         if loc is None:
-            loc = "cpu" if _config.placing() else _config.current_device()  # scalars and lists: small
+            loc = "cpu" if _device.placing() else _device.current_device()  # scalars and lists: small
         if loc == "cpu":
             r = self._np(*args, **kwargs)
             if type(r) is numpy.ndarray and r.size >= _placement.limit:
@@ -764,7 +764,7 @@ class ufunc:
             return npm(*args, **kwargs)
         loc = locate(args, kwargs)
         if loc is None:
-            loc = "cpu" if _config.placing() else _config.current_device()
+            loc = "cpu" if _device.placing() else _device.current_device()
         if loc == "cpu":
             r = npm(*args, **kwargs)
             if type(r) is numpy.ndarray and r.size >= _placement.limit:  # (outer grows)

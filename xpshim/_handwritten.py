@@ -7,7 +7,7 @@ import types
 
 import numpy
 
-from . import _arrayapi, _backend, _config, _placement, _transfer
+from . import _arrayapi, _backend, _device, _placement, _transfer
 from . import _fused, _nditer
 from ._dispatch import GpuObject, asnumpy, call_gpu, follow_like, function, host_only_dtype, non_binding
 from ._ndarray import fresh, ndarray, wrap
@@ -22,7 +22,7 @@ def _creation(name):
                 return follow_like(f, npf, (a, dtype, *args), kwargs)
             if "device" in kwargs or "copy" in kwargs:  # the array API's keywords: xpshim's, not CuPy's
                 return _arrayapi.from_data(f, npf, name, a, dtype, args, kwargs)
-        if not _backend.live or _config.current_device() == "cpu":
+        if not _backend.live or _device.current_device() == "cpu":
             if type(a) is ndarray:
                 a = _transfer.to_host(a._a, f"{name} on the CPU device")
             return npf(a, dtype, *args, **kwargs)
@@ -32,7 +32,7 @@ def _creation(name):
             r = call_gpu(getattr(xp, name), [raw, dtype, *args], kwargs)
             return a if r is raw and type(a) is ndarray else fresh(r, (a,))
         # Host data (lists, NumPy arrays, PIL images, ...): NumPy reads it, one counted copy moves it.
-        sized = _config.placing()  # auto mode: small data stays a NumPy array on the host
+        sized = _device.placing()  # auto mode: small data stays a NumPy array on the host
         if dtype is None and not args and not kwargs and type(a).__module__.startswith("PIL."):
             if sized and _placement.image_size(a) < _placement.limit:
                 return npf(a)
@@ -86,7 +86,7 @@ def zeros_pinned(shape, dtype=float, order="C"):
 def get_device(x=None):
     """The device of array ``x`` ("gpu", "cpu" or "dask"), or with no argument the current device."""
     if x is None:
-        return _config.current_device()
+        return _device.current_device()
     if getattr(type(x), "_xpshim_device", None) == "dask":  # Dask mode's arrays (xpshim._dask)
         return "dask"
     return "gpu" if type(x) is ndarray or _backend.is_raw_gpu_array(x) else "cpu"
@@ -126,7 +126,7 @@ def default_rng(seed=None):
     On the GPU it is CuPy's Generator; methods CuPy lacks run on a NumPy
     Generator seeded the same way (a counted, warned host fallback).
     """
-    if not _backend.live or _config.current_device() == "cpu":
+    if not _backend.live or _device.current_device() == "cpu":
         return numpy.random.default_rng(seed)
     xp = _backend.xp
     return GpuObject(xp.random.default_rng(seed), numpy.random.default_rng(seed), "random.Generator")
@@ -158,7 +158,7 @@ class RandomState(metaclass=_RandomClass):
     _label = "random.RandomState"
 
     def __new__(cls, seed=None):
-        if not _backend.live or _config.current_device() == "cpu":
+        if not _backend.live or _device.current_device() == "cpu":
             return numpy.random.RandomState(seed)
         return GpuObject(_backend.xp.random.RandomState(seed), numpy.random.RandomState(seed), cls._label)
 
@@ -187,7 +187,7 @@ def lexsort(keys, axis=-1):
         return numpy.lexsort(keys, axis)
     from ._dispatch import locate
 
-    if (locate((keys,), {}) or _config.current_device()) == "cpu":
+    if (locate((keys,), {}) or _device.current_device()) == "cpu":
         return numpy.lexsort(keys, axis)
     if type(keys) in (list, tuple) and locate((keys,), {}) is None and numpy.asarray(keys).dtype.kind not in "biufc":
         return numpy.lexsort(keys, axis)  # keys of strings (names): no GPU form, and no GPU data given

@@ -24,7 +24,7 @@ import types
 import numpy
 from numpy.lib import format as fmt
 
-from . import _backend, _config, _placement, _transfer
+from . import _backend, _device, _placement, _transfer
 from ._dispatch import host_only_dtype, locate, non_binding, to_host_args
 from ._ndarray import wrap
 
@@ -35,9 +35,9 @@ TEXT = ("array2string", "array_repr", "array_str")
 
 def on_device(h, reason):
     """A host result of a reader, on the current device (counted), as ``array`` would place it."""
-    if type(h) is not numpy.ndarray or not _backend.live or _config.current_device() == "cpu":
+    if type(h) is not numpy.ndarray or not _backend.live or _device.current_device() == "cpu":
         return h
-    if h.dtype.kind not in "biufc" or (_config.placing() and h.size < _placement.limit):
+    if h.dtype.kind not in "biufc" or (_device.placing() and h.size < _placement.limit):
         return h
     return wrap(_transfer.to_device(h, reason))
 
@@ -114,7 +114,7 @@ def _npy_to_device(args, kwargs):
         n = math.prod(shape)
         if fortran or dtype.hasobject or host_only_dtype(dtype) or n * dtype.itemsize < _transfer._pinned.MIN_BYTES:
             return None
-        if _config.placing() and n < _placement.limit:
+        if _device.placing() and n < _placement.limit:
             return None
         pos = fp.tell()
         if os.fstat(fp.fileno()).st_size < pos + n * dtype.itemsize:
@@ -128,14 +128,14 @@ def _reader(name):
 
     def f(*args, **kwargs):
         args, kwargs = _host_args(args, kwargs, name, "reads host memory")
-        if name == "load" and _backend.live and _config.current_device() != "cpu":
+        if name == "load" and _backend.live and _device.current_device() != "cpu":
             r = _npy_to_device(args, kwargs)
             if r is not None:
                 return r
         r = npf(*args, **kwargs)
         if name == "load":
             if isinstance(r, numpy.lib.npyio.NpzFile):
-                return NpzOnDevice(r, reason) if _backend.live and _config.current_device() != "cpu" else r
+                return NpzOnDevice(r, reason) if _backend.live and _device.current_device() != "cpu" else r
             if kwargs.get("mmap_mode") is not None or (len(args) > 1 and args[1] is not None):
                 return r  # a memory map stays one
         return on_device(r, reason)

@@ -24,19 +24,19 @@ def report():
     import numpy
 
     import xpshim
-    from . import _backend, _config, _numba
+    from . import _backend, _config, _device, _numba
 
     lines = ["xpshim " + xpshim.__xpshim_version__]
-    lines.append(f"  device        {_config.current_device()}  ({_config.why_device()})")
+    lines.append(f"  device        {_device.current_device()}  ({_device.why_device()})")
     lines.append(f"  XPSHIM_DEVICE={_config.requested_device}  XPSHIM_FALLBACK={_config.fallback_policy}  "
                  f"XPSHIM_TRANSFERS={_config.transfer_policy}  XPSHIM_REPORT={_config.report_path or '-'}  "
                  f"XPSHIM_CROSSOVER={_config.crossover_env if _config.crossover_env is not None else '-'}")
-    n, source = _config.crossover()
-    if _config.placing():
+    n, source = _device.crossover()
+    if _device.placing():
         use = (f"in use: arrays under {n} elements stay on the CPU, larger ones go to the GPU; a GPU array "
                "that a Python loop indexes element by element moves to the CPU, and the line that made it "
                "then makes its arrays on the CPU")
-    elif _config.current_device() == "gpu":
+    elif _device.current_device() == "gpu":
         use = "not in use: every array goes to the GPU (auto mode places by size)"
     else:
         use = "not in use: no GPU (auto mode on a GPU places by size)"

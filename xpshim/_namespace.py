@@ -15,6 +15,7 @@ import warnings
 
 import numpy
 
+from . import _backend
 from ._registry import HOST_IO, HOST_MODULES, NUMPY_MODULES, NUMPY_OWN, NUMPY_TESTING_SCALAR_ASSERTS, ROUTED_MODULES
 
 _ufuncs = {}  # numpy ufunc -> xpshim ufunc
@@ -207,13 +208,18 @@ def _numpy_testing_loaded():
             setattr(numpy.testing, name, w)
 
 
+@_backend.on_change
 def host_copy_numpy_testing():
     """Once a GPU array can exist (``_backend.mark_live``): numpy.testing's scalar-path asserts
     take GPU arrays, when the program imports numpy.testing (now, if it has). A program on the
     CPU, or one that never imported xpshim, keeps NumPy's functions untouched."""
-    from ._imports import after_import
+    if _backend.live:
+        from ._lazy import after_import
 
-    after_import("numpy.testing", _numpy_testing_loaded)
+        after_import("numpy.testing", _numpy_testing_loaded)
+
+
+host_copy_numpy_testing()
 
 
 # Submodule names that xpshim builds or hands out as NumPy's ("linalg", "lib.format", ...).

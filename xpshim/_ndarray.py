@@ -21,7 +21,7 @@ import threading
 
 import numpy
 
-from . import _backend, _config, _exact, _placement, _storage, _transfer
+from . import _backend, _device, _exact, _placement, _storage, _transfer
 from ._registry import WRITES_INTO
 
 _new = object.__new__
@@ -140,7 +140,7 @@ def fresh(r, sources=()):
     for s in sources:
         if s is r:  # (a raw CuPy argument handed back)
             return _own(r, pinned=True)
-    if not _placement.limit <= r.size <= _placement.LINE_CAP or not _config.placing():
+    if not _placement.limit <= r.size <= _placement.LINE_CAP or not _device.placing():
         return _own(r)
     line = _placement.birth_line()
     if _placement.lines and _placement.lines.get(line):
@@ -154,9 +154,14 @@ _owners = _storage._owners
 _cupy_ndarray = None  # cupy.ndarray once the backend is live (set by _bind_cupy)
 
 
+@_backend.on_change
 def _bind_cupy():
+    """wrap() recognises CuPy arrays by type while the GPU is live."""
     global _cupy_ndarray
-    _cupy_ndarray = _backend.xp.ndarray
+    _cupy_ndarray = _backend.xp.ndarray if _backend.live and _backend.xp is not None else None
+
+
+_bind_cupy()
 
 
 _SCALARS = (int, float, complex, bool)
@@ -375,11 +380,11 @@ class ndarray(metaclass=_NdarrayMeta):
     __hash__ = None
 
     def __new__(cls, shape, dtype=float, buffer=None, offset=0, strides=None, order=None):
-        from . import _config
+        from . import _device
 
-        if _config.current_device() == "cpu" or buffer is not None:
+        if _device.current_device() == "cpu" or buffer is not None:
             return numpy.ndarray(shape, dtype, buffer, offset, strides, order)
-        n = _placement.estimate("xpshim.zeros", (shape,), {}) if _config.placing() else None
+        n = _placement.estimate("xpshim.zeros", (shape,), {}) if _device.placing() else None
         if n is not None and n < _placement.limit:  # auto mode: a small array stays on the host
             return numpy.ndarray(shape, dtype, buffer, offset, strides, order)
         xp = _backend.require_gpu("xpshim.ndarray")
@@ -579,7 +584,7 @@ class ndarray(metaclass=_NdarrayMeta):
 
     def fill(self, value):
         """``numpy.ndarray.fill``, -0.0 kept (CuPy's fill writes any zero by memset)."""
-        if self._st.host or _config.placing():
+        if self._st.host or _device.placing():
             with _storage.lock(self._st):
                 if self._st.host:
                     _hview(self).fill(_placement.host_value(value))
@@ -743,7 +748,7 @@ class ndarray(metaclass=_NdarrayMeta):
                 (self._hv if self._hv is not None else _hview(self))[key] = value  # (a loop's write, at NumPy's speed)
                 if st.gen == g:  # (no move overlapped the write: see _storage)
                     return
-        if st.host or _config.placing():  # where moves happen: one at a time with the writes
+        if st.host or _device.placing():  # where moves happen: one at a time with the writes
             with _storage.lock(st):
                 self._set(key, value)
         else:
@@ -757,7 +762,7 @@ class ndarray(metaclass=_NdarrayMeta):
                 return
         a = self._a
         # an element or a small part written counts as a loop's access (auto mode only)
-        size = _placement.part_size(a.shape, key, value) if _config.placing() else 0
+        size = _placement.part_size(a.shape, key, value) if _device.placing() else 0
         if size == a.size and size > 1:  # all of it written: the array's own use, not a loop's
             self._n = 0
         elif size < _placement.limit:
@@ -939,9 +944,9 @@ def _c_strides(shape, itemsize):
 
 
 def _unpickle(host_array):
-    from . import _config
+    from . import _device
 
-    if _config.current_device() == "gpu" and not (_config.placing() and host_array.size < _placement.limit):
+    if _device.current_device() == "gpu" and not (_device.placing() and host_array.size < _placement.limit):
         _backend.require_gpu("unpickling an xpshim array")
         return wrap(_transfer.to_device(host_array, "unpickle"))
     return host_array
@@ -1076,7 +1081,7 @@ def _reflected(op, hop):
 def _inplace(op, hop):
     def f(self, other):
         st = self._st
-        if st.host or _config.placing():  # where moves happen: one at a time with the writes
+        if st.host or _device.placing():  # where moves happen: one at a time with the writes
             with _storage.lock(st):
                 if on_host_part(self):  # a loop's part: NumPy's, in place
                     o = _host_operand(other)

@@ -150,7 +150,7 @@ def install_import_hook():
     Nothing of Numba is imported here, and a program that never imports xpshim never runs this
     (there is no ``numba_extensions`` entry point: one inside this package would import xpshim
     into every Numba program)."""
-    from ._imports import after_import
+    from ._lazy import after_import
 
     after_import("numba", init)
     after_import("numba.cuda", _cuda_target_ready)

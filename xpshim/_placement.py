@@ -1,7 +1,7 @@
 """Size-aware placement: where arrays live in auto mode (``XPSHIM_DEVICE=auto`` on a GPU).
 
 A small GPU operation costs 10-13 us against about 0.5 us for NumPy's, so below a crossover
-size (``_config.crossover()``, 2**15 elements unless set or calibrated) the CPU wins every
+size (``_device.crossover()``, 2**15 elements unless set or calibrated) the CPU wins every
 single operation. In auto mode, therefore:
 
 * arrays made from data or by creation functions stay NumPy arrays on the host when they have
@@ -34,7 +34,7 @@ from collections.abc import Iterator
 
 import numpy
 
-from . import _backend, _callsite, _config, _storage, _transfer
+from . import _backend, _callsite, _config, _device, _storage, _transfer
 
 # Elements from which a NumPy result of an xpshim call moves to the GPU: the crossover once a
 # GPU is in use, else never. Read on the hot path (one comparison).
@@ -49,10 +49,14 @@ BACKOFF = 64
 _NUMERIC = frozenset("biufc")
 
 
+@_backend.on_change
 def refresh():
-    """Take the crossover into use (called when the GPU becomes live, and by tests)."""
+    """Take the crossover into use (when the GPU becomes live, and by tests)."""
     global limit
-    limit = _config.crossover()[0] if _backend.live else sys.maxsize
+    limit = _device.crossover()[0] if _backend.live else sys.maxsize
+
+
+refresh()
 
 
 # ---------------------------------------------------------------- results and creation
@@ -103,7 +107,7 @@ def promote(r, args, kwargs, reason="result"):
     """``r`` (a NumPy result of at least ``limit`` elements) on the GPU, when auto mode places
     by size and ``r`` is data of its own: a view of an argument (or of a buffer not NumPy's),
     or an argument handed back, stays where it is, so that writes through it still land."""
-    if not _config.placing() or r.dtype.kind not in _NUMERIC:
+    if not _device.placing() or r.dtype.kind not in _NUMERIC:
         return r
     root = r.base
     while isinstance(root, numpy.ndarray) and root.base is not None:
@@ -289,7 +293,7 @@ def scalar_access(x, n):
     """The ``n``-th consecutive access of GPU array ``x`` to one element or a small part of it
     (below the crossover): True when its storage has moved to the host (every view of it with
     it: ``_storage``), else False with the count kept (``x._n``)."""
-    if not _config.placing():
+    if not _device.placing():
         x._n = 0  # every array stays on the GPU here: look again after MIGRATE_AFTER more
         return False
     st = x._st
@@ -459,7 +463,7 @@ def used_on_device(h):
     remembered line, that line's arrays are made on the GPU again, from now on. Uses on the
     forced GPU (``xpshim.device("gpu")``) teach nothing: every array goes there, whatever auto
     mode would do, so host data used in both keeps what auto mode learnt."""
-    if not _config.placing():
+    if not _device.placing():
         return
     h = _root(h)
     e = _born.pop(id(h), None)

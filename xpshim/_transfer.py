@@ -14,7 +14,7 @@ from collections import Counter, defaultdict
 import numpy
 
 from . import _backend, _callsite, _config
-from ._imports import lazy_module
+from ._lazy import lazy_module
 from ._errors import TransferWarning
 
 _pinned = lazy_module("xpshim._pinned")  # the GPU copy machinery: loaded with the first GPU copy

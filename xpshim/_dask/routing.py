@@ -23,7 +23,7 @@ import numpy
 
 from . import chunk_bytes, current
 from .array import DaskArray, compute, dask_value, gather, to_cluster, wrap
-from .. import _config, _dispatch, _fallback, _namespace, _signatures, _transfer
+from .. import _device, _dispatch, _fallback, _namespace, _signatures, _transfer
 from .._registry import MUTATING_METHODS, NO_OP_KWARGS, NUMPY_OWN, SEQUENCE_PARAMS, UFUNC_ACCUMULATE, UFUNC_REDUCE
 
 _MISSING = object()
@@ -255,11 +255,11 @@ class _on_host:
     __slots__ = ("token",)
 
     def __enter__(self):
-        self.token = _config.set_policy("cpu", False) if _config.current_device() == "dask" else None
+        self.token = _device.set_policy("cpu", False) if _device.current_device() == "dask" else None
 
     def __exit__(self, *exc):
         if self.token is not None:
-            _config.reset_policy(self.token)
+            _device.reset_policy(self.token)
 
 
 def call(sub, name, args, kwargs):
@@ -499,7 +499,7 @@ def _routed(sub, name, obj):
     data = qual in _FROM_DATA
 
     def wrapper(*args, **kwargs):
-        on_dask = _config.current_device() == "dask"
+        on_dask = _device.current_device() == "dask"
         if data:  # creation from data: always on the current device, as elsewhere in xpshim
             return make(args, kwargs) if on_dask else obj(*args, **kwargs)
         if has_dask(args, kwargs):
