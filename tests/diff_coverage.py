@@ -25,7 +25,7 @@ def routed_names():
     out = set()
     for sub in ("",) + tuple(ROUTED_MODULES):
         mod = xpshim if not sub else _namespace.routed_module(sub)
-        npmod = _namespace._numpy_module(sub)
+        npmod = _namespace.numpy_module(sub)
         for name in _namespace.public_names(sub):
             obj = getattr(mod, name, None)
             if obj is None or obj is getattr(npmod, name, None) or isinstance(obj, type):

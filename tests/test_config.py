@@ -74,7 +74,7 @@ def test_device_context_is_per_thread(cpu):
     t.start()
     t.join()
     assert xpshim.get_device() == "cpu"
-    assert seen == [xpshim._device._resolve_default()]
+    assert seen == [xpshim._device.resolve_default()]
 
 
 def test_cupy_installed_without_gpu_path():

@@ -15,7 +15,7 @@ import pytest
 import xpshim
 from conftest import transfers
 from xpshim import _registry
-from xpshim._namespace import _numpy_module
+from xpshim._namespace import numpy_module
 
 
 def routed_callables(skip_random=False):
@@ -24,7 +24,7 @@ def routed_callables(skip_random=False):
     for sub in ["", *_registry.ROUTED_MODULES]:
         if skip_random and sub.startswith("random"):
             continue
-        npmod = _numpy_module(sub)
+        npmod = numpy_module(sub)
         xmod = xpshim if not sub else importlib.import_module("xpshim." + sub)  # (made on first import)
         for name in sorted(set(getattr(npmod, "__all__", None) or dir(npmod))):
             npo = getattr(npmod, name, None)
@@ -173,7 +173,7 @@ def test_documented_array_parameters_are_converted(gpu):
             params = inspect.signature(npo).parameters
         except (TypeError, ValueError):
             continue
-        spec = _dispatch._array_like_params(npo, f"xpshim.{name}")
+        spec = _dispatch.array_like_params(npo, f"xpshim.{name}")
         for p in (arrays | seqs) & set(params):
             if params[p].kind is params[p].VAR_POSITIONAL:
                 if not spec[2]:
@@ -195,7 +195,7 @@ def test_an_empty_list_is_float64_except_where_numpy_reads_indices(gpu):
     with numpy.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for name, npo, xo in routed_callables(skip_random=True):
-            at = {i for i, _ in _dispatch._array_like_params(npo, f"xpshim.{name}")[0]}  # array parameters
+            at = {i for i, _ in _dispatch.array_like_params(npo, f"xpshim.{name}")[0]}  # array parameters
             for args in ((a, []), ([], a), (a, [], [])):
                 if not all(i in at for i in range(len(args))):
                     continue

@@ -136,7 +136,7 @@ import xpshim
 from xpshim import _dispatch, _handwritten, _ndarray, _namespace, _transfer, _vectorize, _pinned
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
-    for sub in sorted(_namespace._SUBMODULES):
+    for sub in sorted(_namespace.SUBMODULES):
         try:
             importlib.import_module("xpshim." + sub)
         except ImportError:

@@ -162,10 +162,10 @@ def _first_difference(got, want):
 def test_gaps_rows_are_the_same_with_the_simulated_module_and_with_cupy(monkeypatch):
     cupy = _installed_cupy()
     monkeypatch.setattr(_config, "simulate_gpu", False)
-    assert _coverage._cupy() is cupy
+    assert _coverage.cupy_module() is cupy
     real = _coverage.rows()
     monkeypatch.setattr(_config, "simulate_gpu", True)
-    assert _coverage._cupy() is sim
+    assert _coverage.cupy_module() is sim
     simulated = _coverage.rows()
     assert any(n.startswith("random.RandomState.") and w == "cupy" for n, w, _ in real)
     assert simulated == real, _first_difference(simulated, real)

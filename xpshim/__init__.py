@@ -53,7 +53,7 @@ if _config.requested_device == "dask":
 
 # Resolve the process default device now: a forced GPU that is absent fails
 # here, at import, with the reason; auto probes the driver without CuPy first.
-if _device._resolve_default() == "gpu":
+if _device.resolve_default() == "gpu":
     _backend.mark_live()
 
 if _config.report_path:

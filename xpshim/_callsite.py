@@ -3,7 +3,7 @@
 import os
 import sys
 
-_PKG_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+PKG_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 # Frames in these packages are passed over, so a warning raised while NumPy,
 # Pillow or Numba handles an xpshim array still names the line that called them.
 _SKIP = tuple(
@@ -11,14 +11,14 @@ _SKIP = tuple(
 ) + ("<frozen ", "<string>")
 
 
-_inside = {}  # code object -> True when it belongs to xpshim or a library it drives
+inside = {}  # code object -> True when it belongs to xpshim or a library it drives
 
 
-def _is_inside(code):
-    hit = _inside.get(code)
+def is_inside(code):
+    hit = inside.get(code)
     if hit is None:
         fn = code.co_filename
-        hit = _inside[code] = fn.startswith(_PKG_DIR) or any(s in fn for s in _SKIP)
+        hit = inside[code] = fn.startswith(PKG_DIR) or any(s in fn for s in _SKIP)
     return hit
 
 
@@ -27,7 +27,7 @@ def user_frame(depth=2):
     f = sys._getframe(depth)
     first = f
     while f is not None:
-        if not _is_inside(f.f_code):
+        if not is_inside(f.f_code):
             return f.f_code.co_filename, f.f_lineno, f.f_globals
         f = f.f_back
     return first.f_code.co_filename, first.f_lineno, first.f_globals

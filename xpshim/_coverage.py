@@ -14,15 +14,15 @@ import numpy
 
 from . import _gaps
 
-from ._dispatch import _resolve_path as _path
-from ._namespace import _numpy_module, public_names
+from ._dispatch import resolve_path as _path
+from ._namespace import numpy_module, public_names
 from ._registry import (HOST_IO, HOST_ONLY, NUMPY_OWN, ROUTED_MODULES, UFUNC_ACCUMULATE,
                         UFUNC_REDUCE)
 
 UFUNC_METHODS = ("reduce", "accumulate", "reduceat", "outer", "at")
 
 
-def _cupy():
+def cupy_module():
     """The CuPy whose API the report reads: the installed one; where none is (or with
     XPSHIM_SIMULATE_GPU=1), the simulated GPU's, which is CuPy's API from xpshim's snapshot."""
     from . import _config
@@ -57,12 +57,12 @@ def _where(name, cupy_has, table):
 def rows(cp=None):
     """[(name, where, reason)] for every public NumPy callable xpshim routes, read against
     ``cp`` (default: the installed CuPy, else the simulated GPU's snapshot)."""
-    cp = _cupy() if cp is None else cp
+    cp = cupy_module() if cp is None else cp
     table = _gaps.table()
     replaced = _gaps.replacing()
     out = []
     for sub, cupy_sub in {"": "", **ROUTED_MODULES}.items():
-        npmod = _numpy_module(sub)
+        npmod = numpy_module(sub)
         for n in public_names(sub):
             obj = getattr(npmod, n, None)
             key = f"{sub}.{n}" if sub else n
@@ -118,7 +118,7 @@ def report():
         counts[w] = counts.get(w, 0) + 1
     native = sum(v for k, v in counts.items() if not k.startswith("host"))
     total = len(rs)
-    cp = _cupy()
+    cp = cupy_module()
     lines = [f"NumPy {numpy.__version__}, CuPy {_cupy_name(cp)}",
              f"{total} NumPy callables (functions, ufuncs, ufunc methods, random Generator and RandomState methods)",
              *(f"  {k:10} {v}" for k, v in sorted(counts.items())),

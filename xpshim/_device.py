@@ -63,12 +63,12 @@ def placing():
     s = _policy.get()[1]
     if s is None:
         if _default is None:
-            _resolve_default()
+            resolve_default()
         return _sized
     return s
 
 
-def _resolve_default():
+def resolve_default():
     global _default, _sized
     if _default is None:
         if _backend.forced is not None:   # _backend.install (tests, the simulated GPU)
@@ -88,7 +88,7 @@ def _resolve_default():
 
 def current_device():
     """Where new arrays are made in this thread: ``"cpu"``, ``"gpu"`` or ``"dask"``."""
-    return _policy.get()[0] or _default or _resolve_default()
+    return _policy.get()[0] or _default or resolve_default()
 
 
 def set_policy(device, sized):

@@ -54,12 +54,12 @@ def locate(args, kwargs):
 
 def to_host_args(args, kwargs, reason):
     """Host copies of every GPU array in the arguments (counted)."""
-    from ._fallback import _to_host
+    from ._fallback import to_host
 
-    return [_to_host(a, reason) for a in args], {k: _to_host(v, reason) for k, v in kwargs.items()}
+    return [to_host(a, reason) for a in args], {k: to_host(v, reason) for k, v in kwargs.items()}
 
 
-def _array_like_params(npf, fname=None):
+def array_like_params(npf, fname=None):
     """(positions, names, varargs) of npf's parameters that take array-likes (names: a dict of
     each one's converter where the function reads one of them otherwise than its name says)."""
     try:
@@ -74,7 +74,7 @@ def _array_like_params(npf, fname=None):
         if p.kind is p.VAR_POSITIONAL:
             # (*args: each one converted, as indices where NumPy reads them so: np.ix_([]))
             if n in SEQUENCE_PARAMS or n in doc_arrays or n in doc_seqs:
-                var = _indices if n in _INDEX_PARAMS_OF.get(fname, ()) else _arraylike
+                var = _indices if n in _INDEX_PARAMS_OF.get(fname, ()) else arraylike
             break
         if n in ARRAY_PARAMS or n in SEQUENCE_PARAMS or n in doc_arrays or n in own:
             names[n] = (_nested if fname == "xpshim.block" else _arrays if n in doc_seqs else _seq if n in own
@@ -182,8 +182,8 @@ def _seq(v):
     if type(v) is list or type(v) is tuple:
         # Nested sequences of arrays (np.block's) keep their nesting; each leaf converts.
         return type(v)(_seq(x) if (type(x) is list or type(x) is tuple) and _holds_array(x)
-                       else _arraylike(x) for x in v)
-    return _arraylike(v)
+                       else arraylike(x) for x in v)
+    return arraylike(v)
 
 
 def _nested(v):
@@ -198,9 +198,9 @@ def _arrays(v):
     """A parameter NumPy documents as a sequence of array_like (ravel_multi_index's multi_index):
     each element an array, a number as the 0-d array NumPy reads it as."""
     if type(v) is list or type(v) is tuple:
-        return type(v)(_arraylike(x) if type(x) not in _NUMBERS else _transfer.to_device(numpy.asarray(x), "array-like argument")
+        return type(v)(arraylike(x) if type(x) not in _NUMBERS else _transfer.to_device(numpy.asarray(x), "array-like argument")
                        for x in v)
-    return _arraylike(v)
+    return arraylike(v)
 
 
 def _choices(v):
@@ -208,9 +208,9 @@ def _choices(v):
     scalars that broadcast together (and promotes them as result_type does); CuPy wants
     them broadcast and stacked already."""
     if type(v) is not list and type(v) is not tuple:
-        return _arraylike(v)
+        return arraylike(v)
     xp = _backend.xp
-    leaves = [_arraylike(x) if type(x) is list or type(x) is tuple else dev(x) for x in v]
+    leaves = [arraylike(x) if type(x) is list or type(x) is tuple else dev(x) for x in v]
     dt = numpy.result_type(*[x.dtype if hasattr(x, "dtype") else x for x in leaves])
     # (NumPy casts the choices unsafely: a Python int out of range wraps, as here)
     leaves = [(x if isinstance(x, xp.ndarray) else xp.full((), x)).astype(dt, copy=False) for x in leaves]
@@ -223,7 +223,7 @@ def converter(name, fname=None):
         return _choices
     if (name in _INDEX_PARAMS and fname not in _EMPTY_IS_FLOAT) or name in _INDEX_PARAMS_OF.get(fname, ()):
         return _indices
-    return _seq if name in SEQUENCE_PARAMS else _arraylike
+    return _seq if name in SEQUENCE_PARAMS else arraylike
 
 
 def _indices(v):
@@ -231,7 +231,7 @@ def _indices(v):
     (intp; np.take(a, []), np.delete(a, [])), where elsewhere it is an empty float64 array."""
     if (type(v) is list or type(v) is tuple) and not v:
         return _transfer.to_device(v, "array-like argument", dtype=numpy.intp)
-    return _arraylike(v)
+    return arraylike(v)
 
 
 # Parameters NumPy reads as indices (an empty list is intp there), and functions that read
@@ -241,7 +241,7 @@ _INDEX_PARAMS_OF = {"xpshim.bincount": frozenset({"x"}), "xpshim.ix_": frozenset
 _EMPTY_IS_FLOAT = frozenset({"xpshim.unravel_index"})  # (NumPy raises: "the provided empty sequence was inferred as float")
 
 
-def _arraylike(v):
+def arraylike(v):
     t = type(v)
     if t is ndarray:
         return v._a
@@ -331,7 +331,7 @@ def _kwargs_gap(cpf, kwargs):
     return tuple(k for k in bad if NO_OP_KWARGS.get(k, _MISSING) is not kwargs[k])
 
 
-def _resolve_path(mod, path):
+def resolve_path(mod, path):
     for part in path.split("."):
         mod = getattr(mod, part, None)
         if mod is None:
@@ -347,7 +347,7 @@ class Route:
 
     def __init__(self, name, npf, cupy_path):
         self.name, self.npf, self.cupy_path = name, npf, cupy_path
-        pos, names, var = _array_like_params(npf, name)
+        pos, names, var = array_like_params(npf, name)
         # (a number at position 0 becomes a 0-d array, except where it is read by value)
         self.spec = (pos, names, var, bool(pos) and pos[0][0] == 0 and name.rsplit(".", 1)[-1] not in _BY_VALUE)
         self.dtype_at = _dtype_position(npf)
@@ -367,7 +367,7 @@ class Route:
     def cpf(self):
         xp = _backend.xp
         if self._xp is not xp:  # resolved per backend module (tests swap in a stand-in)
-            self._cpf = _resolve_path(xp, self.cupy_path) if self.cupy_path else None
+            self._cpf = resolve_path(xp, self.cupy_path) if self.cupy_path else None
             if self._cpf is not None and self.gap is not None and self.gap.replaces:
                 self._cpf = None  # the gap table's version is used instead
             self._accepts = _signatures.accepted(self._cpf) if self._cpf is not None else None
@@ -452,7 +452,7 @@ class Route:
             if gap:
                 return self.filled(args, kwargs, f"CuPy's {self.cupy_path} takes no {', '.join(map(repr, gap))} argument")
         a, kw = gpu_args(args, kwargs, self.spec)
-        if a and type(a[0]) is list and self.spec[3] and self.spec[0][0][1] is _arraylike:
+        if a and type(a[0]) is list and self.spec[3] and self.spec[0][0][1] is arraylike:
             # a list at the array parameter that is not numeric data ([None], strings): NumPy's call
             return self._on_host(args, kwargs, f"{self.name} of a list of Python objects (no GPU form)")
         r = _edges.PASS
@@ -519,7 +519,7 @@ _HOST_OPERAND = frozenset({numpy.ndarray, int, float, complex, bool})
 _PLAIN_KW = frozenset({int, float, bool, str, type(None)})  # keyword values that hold no array (axis=0)
 _PLAIN_ARG = _PLAIN_KW | {complex, type}  # (and dtypes: np.zeros(5, np.float32), np.full(3, 1j))
 # Functions whose first argument is the shape of what they make (a small int: NumPy's, in auto mode)
-_SHAPE_FIRST = frozenset({"xpshim.zeros", "xpshim.ones", "xpshim.empty", "xpshim.full"})
+SHAPE_FIRST = frozenset({"xpshim.zeros", "xpshim.ones", "xpshim.empty", "xpshim.full"})
 # NumPy's scalar types: a ufunc of these (and numbers) is NumPy's, as a loop's np.sqrt(s) is
 _NUMPY_SCALARS = frozenset(numpy.dtype(c).type for c in "?bhilqpBHILQPefdgFDG")
 # Functions whose number at position 0 stays a number: read by value, or an int that is a length
@@ -573,7 +573,7 @@ def function(modname, name, npf, cupy_path, creation=False):
     else:
         grows = route.name in _placement.GROWS
         host_array, plain_kw, host_operand, plain_arg = numpy.ndarray, _PLAIN_KW, _HOST_OPERAND, _PLAIN_ARG  # (closure cells: fast)
-        shape_first = route.name in _SHAPE_FIRST
+        shape_first = route.name in SHAPE_FIRST
         # NumPy's function without its own __array_function__ check, for arguments that are plain
         # NumPy arrays and numbers only (nothing there can override it): that check costs about
         # as much as ours; for np.roll and np.linalg.norm, NumPy's steps without its argument
@@ -622,12 +622,14 @@ def function(modname, name, npf, cupy_path, creation=False):
                         else:
                             r = plain_npf(*args, **kwargs)
                             if type(r) is host_array and r.size >= _placement.limit:
-                                return _placement.promote(r, args, kwargs)
+                                p = _placement.promote(r, args, kwargs)
+                                return p if p is r else wrap(p)
                             return r
                     else:
                         r = plain_npf(*args)
                         if type(r) is host_array and r.size >= _placement.limit:
-                            return _placement.promote(r, args, kwargs)
+                            p = _placement.promote(r, args, kwargs)
+                            return p if p is r else wrap(p)
                         return r
             if takes_like and "like" in kwargs:
                 return follow_like(wrapper, npf, args, kwargs)
@@ -658,14 +660,16 @@ def function(modname, name, npf, cupy_path, creation=False):
                     return route.gpu(args, kwargs)  # a result past the crossover from small inputs
                 r = npf(*args, **kwargs)
                 if type(r) is host_array and r.size >= _placement.limit:
-                    return _placement.promote(r, args, kwargs)
+                    p = _placement.promote(r, args, kwargs)
+                    return p if p is r else wrap(p)
                 return r
             if loc is None:
                 loc = _device.current_device()
                 if loc == "cpu":
                     return npf(*args, **kwargs)
                 if _device.placing():
-                    return _placement.arrayless(route, args, kwargs)
+                    r = _placement.arrayless(route, args, kwargs)
+                    return wrap(r) if _backend.is_raw_gpu_array(r) else r
             return route.gpu(args, kwargs)
 
     where = (f"runs cupy.{cupy_path} on GPU arrays" if cupy_path else
@@ -715,7 +719,8 @@ class ufunc:
                 if on_host:
                     r = self._np(*args)
                     if type(r) is _HOST_ARRAY and r.size >= _placement.limit:
-                        return _placement.promote(r, args, kwargs)
+                        p = _placement.promote(r, args, kwargs)
+                        return p if p is r else wrap(p)
                     return r
         return self._call(args, kwargs)
 
@@ -726,7 +731,8 @@ class ufunc:
         if loc == "cpu":
             r = self._np(*args, **kwargs)
             if type(r) is numpy.ndarray and r.size >= _placement.limit:
-                return _placement.promote(r, args, kwargs)
+                p = _placement.promote(r, args, kwargs)
+                return p if p is r else wrap(p)
             return r
         r = self._route
         for x in args:  # a NumPy longdouble, object, ... operand: no GPU form, NumPy's loop
@@ -737,7 +743,7 @@ class ufunc:
         if cpf is None:  # (the gap table's version, or the host: through the function route, which
             return r.gpu(args, kwargs)  # also takes a host out= and a ufunc's out=(a,))
         if not kwargs:
-            return fresh(call_gpu(cpf, [x._a if type(x) is ndarray else _arraylike(x) for x in args], kwargs), args)
+            return fresh(call_gpu(cpf, [x._a if type(x) is ndarray else arraylike(x) for x in args], kwargs), args)
         out = kwargs.get("out")
         if type(out) is tuple and len(out) == 1:
             kwargs = dict(kwargs, out=out[0])
@@ -751,7 +757,7 @@ class ufunc:
         if gap:
             return _fallback.run(r.name, self._np, args, kwargs,
                                  f"CuPy's ufuncs take no {', '.join(map(repr, gap))} argument")
-        a = [_arraylike(x) for x in args]
+        a = [arraylike(x) for x in args]
         kw = {k: tuple(map(dev, v)) if k == "out" and type(v) is tuple else dev(v) for k, v in kwargs.items()}
         res = fresh(call_gpu(cpf, a, kw), args)
         if out is not None:
@@ -768,7 +774,8 @@ class ufunc:
         if loc == "cpu":
             r = npm(*args, **kwargs)
             if type(r) is numpy.ndarray and r.size >= _placement.limit:  # (outer grows)
-                return _placement.promote(r, args, kwargs)
+                p = _placement.promote(r, args, kwargs)
+                return p if p is r else wrap(p)
             return r
         name = f"{self._route.name}.{method}"
         via = table.get(self.__name__) if table else None
@@ -777,26 +784,26 @@ class ufunc:
             kw = dict(kwargs)
             kw.setdefault("axis", 0)  # ufunc.reduce and .accumulate default to axis 0
             if not _kwargs_gap(f, kw):
-                return wrap(call_gpu(f, [_arraylike(args[0])], {k: dev(v) for k, v in kw.items()}))
+                return wrap(call_gpu(f, [arraylike(args[0])], {k: dev(v) for k, v in kw.items()}))
         if method == "at" and len(args) >= 2:
             # at(a, indices, b): a tuple of indices is one per axis, not an array
             ind = args[1]
             ind = tuple(_indices(v) if type(v) is list else dev(v) for v in ind) if type(ind) is tuple else _indices(ind)
-            conv = [dev(args[0]), ind, *(_arraylike(x) for x in args[2:])]
+            conv = [dev(args[0]), ind, *(arraylike(x) for x in args[2:])]
         else:
             conv = None
         if method == "outer" or (method == "at" and self.__name__ == "add" and len(args) >= 1
                                  and getattr(args[0], "dtype", None) in _ADD_AT_DTYPES):
             cm = getattr(self._route.cpf, method, None)
             if cm is not None and not kwargs:
-                return wrap(call_gpu(cm, conv or [_arraylike(x) for x in args], {}))
+                return wrap(call_gpu(cm, conv or [arraylike(x) for x in args], {}))
         why = f"CuPy has no {self.__name__}.{method}"
         g = _gaps.lookup(name)
         pre = ()
         if g is None:
             g, pre = _gaps.lookup(f"ufunc.{method}"), (self._np,)
         if g is not None and g.covers(kwargs):
-            a = conv or [_arraylike(x) for x in args]
+            a = conv or [arraylike(x) for x in args]
             kw = {k: dev(v) for k, v in kwargs.items()}
             try:
                 r = call_gpu(g.fn, [*pre, *a], kw)

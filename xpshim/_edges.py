@@ -68,7 +68,9 @@ import numpy
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 from . import _backend, _transfer
-from ._placement import _arg  # (args[i], else the keyword, else a default)
+from ._gaps._rebind import wide_ints
+from ._gaps.compose import numpy_strides
+from ._placement import call_arg  # (args[i], else the keyword, else a default)
 
 PASS = object()
 
@@ -92,7 +94,7 @@ def _empty_reduction(name):
     npf = getattr(numpy, name)
 
     def edge(args, kwargs):
-        a = _arg(args, kwargs, 0, "a")
+        a = call_arg(args, kwargs, 0, "a")
         if not isinstance(a, _backend.xp.ndarray) or kwargs.get("out") is not None:
             return PASS
         if a.ndim == 0 and kwargs.get("keepdims") and name in ("median", "nanmedian"):
@@ -101,7 +103,7 @@ def _empty_reduction(name):
             return getattr(_backend.xp, name)(a, *args[1:], **kw).reshape(())
         if a.size:
             if name in ("nanargmax", "nanargmin") and a.dtype.kind in "fc":
-                axis = _arg(args, kwargs, 1, "axis")
+                axis = call_arg(args, kwargs, 1, "axis")
                 if bool(_backend.xp.isnan(a).all(axis=axis).any()):  # (one sync: NumPy's check too)
                     raise ValueError("All-NaN slice encountered")
             return PASS
@@ -136,14 +138,14 @@ def _interp(args, kwargs):
     as NumPy's (a NaN part where the two values of that part are equal is that value; CuPy's
     complex kernel reads the pair as one)."""
     xp = _backend.xp
-    x, xq, fp = (_arg(args, kwargs, i, n) for i, n in ((0, "x"), (1, "xp"), (2, "fp")))
+    x, xq, fp = (call_arg(args, kwargs, i, n) for i, n in ((0, "x"), (1, "xp"), (2, "fp")))
     cplx = isinstance(fp, xp.ndarray) and fp.dtype.kind == "c"
     if not cplx and all(not isinstance(v, xp.ndarray) or v.flags.c_contiguous for v in (x, xq, fp)):
         return PASS
     x, xq, fp = (xp.ascontiguousarray(v) if isinstance(v, xp.ndarray) and not v.flags.c_contiguous else v
                  for v in (x, xq, fp))  # (ascontiguousarray makes a 0-d x 1-d: only where needed)
-    left, right = _arg(args, kwargs, 3, "left"), _arg(args, kwargs, 4, "right")
-    period = _arg(args, kwargs, 5, "period")
+    left, right = call_arg(args, kwargs, 3, "left"), call_arg(args, kwargs, 4, "right")
+    period = call_arg(args, kwargs, 5, "period")
     if not cplx:
         return xp.interp(x, xq, fp, left, right, period)
 
@@ -157,20 +159,13 @@ def _interp(args, kwargs):
 
 
 def _as_strided(args, kwargs):
-    x = _arg(args, kwargs, 0, "x")
-    shape = _arg(args, kwargs, 1, "shape")
-    strides = _arg(args, kwargs, 2, "strides")
-    # (NumPy reads the array interface: C-contiguous strides for the new shape when the array is
-    # contiguous, the array's own strides otherwise, as CuPy always does)
-    if shape is None or strides is not None or not isinstance(x, _backend.xp.ndarray) or not x.flags.c_contiguous:
+    x = call_arg(args, kwargs, 0, "x")
+    shape = call_arg(args, kwargs, 1, "shape")
+    strides = numpy_strides(x, shape, call_arg(args, kwargs, 2, "strides"))
+    if strides is None:
         return PASS
-    shape = tuple(shape)
-    c, step = [], x.itemsize
-    for n in reversed(shape):
-        c.append(step)
-        step *= max(n, 1)
     kw = {k: v for k, v in kwargs.items() if k not in ("x", "shape", "strides")}
-    return _backend.xp.lib.stride_tricks.as_strided(x, shape, tuple(reversed(c)), *args[3:], **kw)
+    return _backend.xp.lib.stride_tricks.as_strided(x, shape, strides, *args[3:], **kw)
 
 
 def _shares_memory(args, kwargs):
@@ -205,7 +200,7 @@ def _complex_nan(name, fill, via):
     is 1 there, 0 in NumPy): filled with NaN in both parts, CuPy drops it whole."""
     def edge(args, kwargs):
         xp = _backend.xp
-        a = _arg(args, kwargs, 0, "a")
+        a = call_arg(args, kwargs, 0, "a")
         if not isinstance(a, xp.ndarray) or a.dtype.kind != "c":
             return PASS
         kw = {k: v for k, v in kwargs.items() if k != "a"}
@@ -229,10 +224,10 @@ def _inexact_only(name):
     """nanmean/nanvar/nanstd of an inexact array with an integer or boolean dtype= or out=: NumPy
     raises TypeError (CuPy's kernel computes, or fails to compile)."""
     def edge(args, kwargs):
-        a = _arg(args, kwargs, 0, "a")
+        a = call_arg(args, kwargs, 0, "a")
         if not isinstance(a, _backend.xp.ndarray) or a.dtype.kind not in "fc":
             return PASS
-        dtype, out = _arg(args, kwargs, 2, "dtype"), _arg(args, kwargs, 3, "out")
+        dtype, out = call_arg(args, kwargs, 2, "dtype"), call_arg(args, kwargs, 3, "out")
         if dtype is not None and numpy.dtype(dtype).kind not in "fc":
             raise TypeError("If a is inexact, then dtype must be inexact")
         if out is not None and getattr(out, "dtype", numpy.dtype(float)).kind not in "fc":
@@ -247,9 +242,9 @@ def _in_dtype(name, rest):
     as ``rest``."""
     def edge(args, kwargs):
         xp = _backend.xp
-        a, dtype = _arg(args, kwargs, 0, "a"), _arg(args, kwargs, 2, "dtype")
+        a, dtype = call_arg(args, kwargs, 0, "a"), call_arg(args, kwargs, 2, "dtype")
         if dtype is None or not isinstance(a, xp.ndarray) or numpy.dtype(dtype).kind not in "fc" or \
-                numpy.dtype(dtype).itemsize > 16 or _arg(args, kwargs, 3, "out") is not None:
+                numpy.dtype(dtype).itemsize > 16 or call_arg(args, kwargs, 3, "out") is not None:
             return rest(args, kwargs)
         a2, k2 = _with(args, kwargs, 0, "a", a.astype(dtype, copy=False))
         a2, k2 = _with(a2, k2, 2, "dtype", None)
@@ -266,14 +261,14 @@ def _fractional_ddof(name, rest):
     NaN where n - ddof <= 0 (as NumPy, which warns there); nanstd its square root."""
     def edge(args, kwargs):
         xp = _backend.xp
-        ddof = _arg(args, kwargs, 4, "ddof", 0)
-        a = _arg(args, kwargs, 0, "a")
+        ddof = call_arg(args, kwargs, 4, "ddof", 0)
+        a = call_arg(args, kwargs, 0, "a")
         if (type(ddof) is not float and not isinstance(ddof, numpy.floating)) or ddof == int(ddof) or (
-                not isinstance(a, xp.ndarray) or _arg(args, kwargs, 3, "out") is not None):
+                not isinstance(a, xp.ndarray) or call_arg(args, kwargs, 3, "out") is not None):
             return rest(args, kwargs)
-        axis, keepdims = _arg(args, kwargs, 1, "axis"), _arg(args, kwargs, 5, "keepdims", False)
+        axis, keepdims = call_arg(args, kwargs, 1, "axis"), call_arg(args, kwargs, 5, "keepdims", False)
         a0, k0 = _with(args, kwargs, 4, "ddof", 0)
-        half = a.dtype == numpy.float16 and _arg(args, kwargs, 2, "dtype") is None
+        half = a.dtype == numpy.float16 and call_arg(args, kwargs, 2, "dtype") is None
         if half:  # (in float32 and rounded once at the end, as NumPy's float16 variance)
             a0, k0 = _with(a0, k0, 0, "a", a.astype(numpy.float32))
         v0 = rest(a0, k0)
@@ -292,7 +287,7 @@ def _like_0d(name, at):
     """empty_like/zeros_like/ones_like/full_like with ``shape=()``: CuPy reads the empty tuple
     as "not given" (``shape if shape else a.shape``); NumPy makes a 0-d array."""
     def edge(args, kwargs):
-        shape = _arg(args, kwargs, at, "shape")
+        shape = call_arg(args, kwargs, at, "shape")
         if shape is None or numpy.ndim(shape) != 1 or len(shape) != 0:
             return PASS
         args, kwargs = _with(args, kwargs, at, "shape", (1,))
@@ -304,7 +299,7 @@ def _mode_number(name):
     """convolve/correlate with ``mode`` given as NumPy's integer (0 valid, 1 same, 2 full), or
     None (NumPy's TypeError): CuPy takes the names only."""
     def edge(args, kwargs):
-        mode = _arg(args, kwargs, 2, "mode", "")
+        mode = call_arg(args, kwargs, 2, "mode", "")
         if type(mode) is str:
             return PASS
         if mode is None or not isinstance(mode, (int, numpy.integer)) or isinstance(mode, bool):
@@ -328,7 +323,7 @@ def _named(name, result, rest=None):
             r = getattr(_backend.xp.linalg, name)(*args, **kwargs)
         if cls is None or type(r) is not tuple or len(r) != len(cls._fields):
             return r
-        if name == "qr" and _arg(args, kwargs, 1, "mode", "reduced") not in ("reduced", "complete"):
+        if name == "qr" and call_arg(args, kwargs, 1, "mode", "reduced") not in ("reduced", "complete"):
             return r  # (mode="raw": NumPy's plain (h, tau))
         return cls(*r)
     return edge
@@ -337,7 +332,7 @@ def _named(name, result, rest=None):
 def _uplo(name):
     """eigh/eigvalsh with UPLO in lower case: NumPy takes "l" and "u" (it upper-cases them)."""
     def edge(args, kwargs):
-        uplo = _arg(args, kwargs, 1, "UPLO", "L")
+        uplo = call_arg(args, kwargs, 1, "UPLO", "L")
         if type(uplo) is not str or uplo in ("L", "U") or uplo.upper() not in ("L", "U"):
             return PASS
         args, kwargs = _with(args, kwargs, 1, "UPLO", uplo.upper())
@@ -351,7 +346,7 @@ _ALWAYS = {"A", "ALIGNED", "W", "WRITEABLE", "E", "ENSUREARRAY"}  # (every GPU a
 def _require(args, kwargs):
     """require with "A" (aligned), "W" (writeable) or "E" (the base class): NumPy takes them,
     CuPy's refuses them; every GPU array is all three, so they drop out."""
-    req = _arg(args, kwargs, 2, "requirements")
+    req = call_arg(args, kwargs, 2, "requirements")
     if not req:
         return PASS
     req = [req] if type(req) is str else list(req)
@@ -368,10 +363,10 @@ def _nan_propagates(name):
     where the slice has one (one more pass over the data, no sync)."""
     def edge(args, kwargs):
         xp = _backend.xp
-        a = _arg(args, kwargs, 0, "a")
-        if not isinstance(a, xp.ndarray) or a.dtype.kind != "f" or _arg(args, kwargs, 3, "out") is not None:
+        a = call_arg(args, kwargs, 0, "a")
+        if not isinstance(a, xp.ndarray) or a.dtype.kind != "f" or call_arg(args, kwargs, 3, "out") is not None:
             return PASS
-        has_nan = xp.isnan(a).any(axis=_arg(args, kwargs, 2, "axis"), keepdims=_arg(args, kwargs, 6, "keepdims", False))
+        has_nan = xp.isnan(a).any(axis=call_arg(args, kwargs, 2, "axis"), keepdims=call_arg(args, kwargs, 6, "keepdims", False))
         r = getattr(xp, name)(*args, **kwargs)  # (may sort ``a`` in place: overwrite_input; NaN counted first)
         return xp.where(has_nan, xp.asarray(numpy.nan, dtype=r.dtype), r)
     return edge
@@ -384,10 +379,10 @@ def _into_out(name, at, rest):
     copied into out=, which is returned."""
     def edge(args, kwargs):
         xp = _backend.xp
-        a, axis = _arg(args, kwargs, 0, "a"), _arg(args, kwargs, at - 1, "axis")
+        a, axis = call_arg(args, kwargs, 0, "a"), call_arg(args, kwargs, at - 1, "axis")
         if axis is not None and isinstance(a, xp.ndarray):  # NumPy's AxisError, and ValueError for a repeat
             normalize_axis_tuple(axis, a.ndim)
-        out = _arg(args, kwargs, at, "out")
+        out = call_arg(args, kwargs, at, "out")
         if not isinstance(out, xp.ndarray):
             return rest(args, kwargs)
         if len(args) > at:
@@ -409,7 +404,7 @@ def _q_in_range(name):
 
     def edge(args, kwargs):
         xp = _backend.xp
-        q = _arg(args, kwargs, 1, "q")
+        q = call_arg(args, kwargs, 1, "q")
         with numpy.errstate(invalid="ignore"):
             if isinstance(q, xp.ndarray):
                 ok = bool(xp.all((q >= 0) & (q <= top)))  # (one sync, as NumPy's check)
@@ -444,12 +439,12 @@ def _ix(*args):
 def _rollaxis(args, kwargs):
     """rollaxis: NumPy's AxisError for an axis or start out of range (CuPy's ValueError), and a
     view where nothing moves."""
-    a = _arg(args, kwargs, 0, "a")
+    a = call_arg(args, kwargs, 0, "a")
     n = getattr(a, "ndim", None)
     if n is None:
         return PASS
-    normalize_axis_index(_arg(args, kwargs, 1, "axis"), n)
-    start = _arg(args, kwargs, 2, "start", 0)
+    normalize_axis_index(call_arg(args, kwargs, 1, "axis"), n)
+    start = call_arg(args, kwargs, 2, "start", 0)
     if not -n <= start <= n:
         raise numpy.exceptions.AxisError(f"'start' arg requires {-n} <= start < {n + 1}", None)
     r = _backend.xp.rollaxis(*args, **kwargs)
@@ -460,7 +455,7 @@ def _tensordot(args, kwargs):
     """tensordot contracting no axes (axes=0 or ([], [])) with a 0-d input: the outer product, as
     NumPy's (CuPy refuses a 0-d input there)."""
     xp = _backend.xp
-    a, b, axes = _arg(args, kwargs, 0, "a"), _arg(args, kwargs, 1, "b"), _arg(args, kwargs, 2, "axes", 2)
+    a, b, axes = call_arg(args, kwargs, 0, "a"), call_arg(args, kwargs, 1, "b"), call_arg(args, kwargs, 2, "axes", 2)
     none = axes == 0 if isinstance(axes, int) else (
         isinstance(axes, (list, tuple)) and len(axes) == 2 and all(numpy.ndim(x) == 1 and len(x) == 0 for x in axes))
     if not none or not (isinstance(a, xp.ndarray) and isinstance(b, xp.ndarray)) or (a.ndim and b.ndim):
@@ -472,8 +467,8 @@ def _concatenate_flat(args, kwargs):
     """concatenate of 0-d arrays (or of a 1-d GPU array's elements): with axis=None NumPy
     flattens each first, and along an axis raises ValueError; CuPy's raises TypeError."""
     xp = _backend.xp
-    arrays = _arg(args, kwargs, 0, "arrays")
-    flat = (len(args) > 1 or "axis" in kwargs) and _arg(args, kwargs, 1, "axis") is None
+    arrays = call_arg(args, kwargs, 0, "arrays")
+    flat = (len(args) > 1 or "axis" in kwargs) and call_arg(args, kwargs, 1, "axis") is None
     if isinstance(arrays, xp.ndarray):  # (its elements are the parts: 0-d when it is 1-d)
         if arrays.ndim == 1 and not flat:
             raise ValueError("zero-dimensional arrays cannot be concatenated")
@@ -502,7 +497,7 @@ def _unique_1d_axis(args, kwargs):
     """unique of a 1-d array along its one axis: NumPy's answer is that without an axis (NaNs
     merged by equal_nan); CuPy's axis path ignores equal_nan."""
     xp = _backend.xp
-    a, axis = _arg(args, kwargs, 0, "ar"), _arg(args, kwargs, 4, "axis")
+    a, axis = call_arg(args, kwargs, 0, "ar"), call_arg(args, kwargs, 4, "axis")
     if not isinstance(a, xp.ndarray) or a.ndim != 1 or not isinstance(axis, (int, numpy.integer)) or \
             isinstance(axis, bool) or axis not in (0, -1):
         return PASS  # (a float axis: CuPy's raises NumPy's TypeError)
@@ -513,8 +508,8 @@ def _unique_1d_axis(args, kwargs):
 def _nan_to_num(args, kwargs):
     """nan_to_num(x, copy=False) answers x itself, as NumPy's (CuPy's may answer another
     array object over x's memory)."""
-    x = _arg(args, kwargs, 0, "x")
-    if _arg(args, kwargs, 1, "copy", True) or not isinstance(x, _backend.xp.ndarray):
+    x = call_arg(args, kwargs, 0, "x")
+    if call_arg(args, kwargs, 1, "copy", True) or not isinstance(x, _backend.xp.ndarray):
         return PASS
     _backend.xp.nan_to_num(*args, **kwargs)
     return x
@@ -526,7 +521,7 @@ def _array_equal(args, kwargs):
     xp = _backend.xp
     try:
         a1, a2 = (v if isinstance(v, xp.ndarray) else xp.asarray(v)
-                  for v in (_arg(args, kwargs, 0, "a1"), _arg(args, kwargs, 1, "a2")))
+                  for v in (call_arg(args, kwargs, 0, "a1"), call_arg(args, kwargs, 1, "a2")))
     except (ValueError, TypeError):  # (strings, None, objects: no GPU form; NumPy's answer)
         why = "array_equal of what has no GPU form"
         return numpy.array_equal(*[_transfer.to_host(v, why) if isinstance(v, xp.ndarray) else v for v in args],
@@ -534,7 +529,7 @@ def _array_equal(args, kwargs):
     if a1.shape != a2.shape:
         return False
     same = a1 == a2
-    if _arg(args, kwargs, 2, "equal_nan", False) and (a1.dtype.kind in "fc" or a2.dtype.kind in "fc"):
+    if call_arg(args, kwargs, 2, "equal_nan", False) and (a1.dtype.kind in "fc" or a2.dtype.kind in "fc"):
         n1, n2 = xp.isnan(a1), xp.isnan(a2)
         same = (n1 == n2) & (same | n1)  # (NaNs at the same places, the rest equal)
     return bool(same.all())
@@ -544,7 +539,7 @@ def _isclose(args, kwargs):
     """isclose of an array and a Python number: the number is weak (NEP 50), as in NumPy's
     (float32 and a Python float compare in float32); CuPy's makes it a float64 array."""
     xp = _backend.xp
-    a, b = _arg(args, kwargs, 0, "a"), _arg(args, kwargs, 1, "b")
+    a, b = call_arg(args, kwargs, 0, "a"), call_arg(args, kwargs, 1, "b")
     weak = (int, float, complex)
     if isinstance(a, xp.ndarray) and type(b) in weak:
         arr, i, num = a, 1, b
@@ -566,11 +561,11 @@ def _intersect1d(args, kwargs):
     answers for unsorted input); both are sorted first, so the answer is NumPy's (sorted), and
     return_indices point into the inputs."""
     xp = _backend.xp
-    a1, a2 = _arg(args, kwargs, 0, "ar1"), _arg(args, kwargs, 1, "ar2")
-    if not _arg(args, kwargs, 2, "assume_unique", False) or not (
+    a1, a2 = call_arg(args, kwargs, 0, "ar1"), call_arg(args, kwargs, 1, "ar2")
+    if not call_arg(args, kwargs, 2, "assume_unique", False) or not (
             isinstance(a1, xp.ndarray) and isinstance(a2, xp.ndarray)):
         return PASS
-    ri = _arg(args, kwargs, 3, "return_indices", False)
+    ri = call_arg(args, kwargs, 3, "return_indices", False)
     a1, a2 = a1.ravel(), a2.ravel()
     o1, o2 = xp.argsort(a1), xp.argsort(a2)
     r = xp.intersect1d(a1[o1], a2[o2], assume_unique=True, return_indices=ri)
@@ -579,7 +574,7 @@ def _intersect1d(args, kwargs):
 
 def _array_split(args, kwargs):
     """array_split into 0 sections: NumPy's ValueError (CuPy's divides by zero)."""
-    n = _arg(args, kwargs, 1, "indices_or_sections")
+    n = call_arg(args, kwargs, 1, "indices_or_sections")
     if type(n) is int and n <= 0:
         raise ValueError("number sections must be larger than 0.")
     return PASS
@@ -588,7 +583,7 @@ def _array_split(args, kwargs):
 def _broadcast_to(args, kwargs):
     """broadcast_to checks the shapes as NumPy does; CuPy's takes a -1, or a shape of fewer
     dimensions, where NumPy raises ValueError."""
-    a, shape = _arg(args, kwargs, 0, "array"), _arg(args, kwargs, 1, "shape")
+    a, shape = call_arg(args, kwargs, 0, "array"), call_arg(args, kwargs, 1, "shape")
     if not isinstance(a, _backend.xp.ndarray):
         return PASS
     shape = (shape,) if isinstance(shape, (int, numpy.integer)) else tuple(shape)
@@ -603,7 +598,7 @@ def _broadcast_to(args, kwargs):
 def _stack(args, kwargs):
     """stack of numbers or NumPy scalars ((1, 2, 3)): each read as a 0-d array, as NumPy's."""
     xp = _backend.xp
-    arrays = _arg(args, kwargs, 0, "arrays")
+    arrays = call_arg(args, kwargs, 0, "arrays")
     if type(arrays) not in (list, tuple) or all(isinstance(v, xp.ndarray) for v in arrays):
         return PASS
     parts = [v if isinstance(v, xp.ndarray) else _moved(v, "stack of numbers") for v in arrays]
@@ -613,7 +608,7 @@ def _stack(args, kwargs):
 
 def _trim_zeros(args, kwargs):
     """trim_zeros with a trim that is not "f", "b", "fb" or "bf": NumPy's ValueError."""
-    trim = _arg(args, kwargs, 1, "trim", "fb")
+    trim = call_arg(args, kwargs, 1, "trim", "fb")
     if type(trim) is str and trim.lower() not in ("fb", "bf", "f", "b"):
         raise ValueError(f"unexpected character(s) in `trim`: {trim!r}")
     return PASS
@@ -622,7 +617,7 @@ def _trim_zeros(args, kwargs):
 def _delete(args, kwargs):
     """delete of integer indices out of bounds: NumPy's IndexError (CuPy's ignores them)."""
     xp = _backend.xp
-    arr, obj, axis = _arg(args, kwargs, 0, "arr"), _arg(args, kwargs, 1, "obj"), _arg(args, kwargs, 2, "axis")
+    arr, obj, axis = call_arg(args, kwargs, 0, "arr"), call_arg(args, kwargs, 1, "obj"), call_arg(args, kwargs, 2, "axis")
     if not isinstance(arr, xp.ndarray) or isinstance(obj, (slice, bool, int, numpy.integer)):
         return PASS
     idx = obj if isinstance(obj, xp.ndarray) else numpy.asarray(obj)
@@ -631,8 +626,8 @@ def _delete(args, kwargs):
     ax = 0 if axis is None else normalize_axis_index(axis, arr.ndim)
     n = arr.size if axis is None else arr.shape[ax]
     if isinstance(idx, xp.ndarray):
-        from ._ndarray import _check_bounds
-        _check_bounds(idx, n, ax)  # (one reduction and a sync, as NumPy's check costs)
+        from ._ndarray import check_bounds
+        check_bounds(idx, n, ax)  # (one reduction and a sync, as NumPy's check costs)
         return PASS
     lo, hi = int(idx.min()), int(idx.max())
     if lo < -n or hi >= n:
@@ -644,7 +639,7 @@ def _unique_bool_axis(args, kwargs):
     """unique of a boolean array along an axis: as uint8 and back (CuPy's compares rows by
     subtraction, which it refuses for booleans)."""
     xp = _backend.xp
-    a, axis = _arg(args, kwargs, 0, "ar"), _arg(args, kwargs, 4, "axis")
+    a, axis = call_arg(args, kwargs, 0, "ar"), call_arg(args, kwargs, 4, "axis")
     if not isinstance(a, xp.ndarray) or a.dtype != numpy.bool_ or axis is None:
         return PASS
     args, kwargs = _with(args, kwargs, 0, "ar", a.view(numpy.uint8))
@@ -655,7 +650,7 @@ def _unique_bool_axis(args, kwargs):
 def _norm_axes(args, kwargs):
     """linalg.norm with axes out of range or repeated: NumPy's AxisError / ValueError (CuPy's
     ValueError for both)."""
-    a, axis = _arg(args, kwargs, 0, "x"), _arg(args, kwargs, 2, "axis")
+    a, axis = call_arg(args, kwargs, 0, "x"), call_arg(args, kwargs, 2, "axis")
     if axis is None or not isinstance(a, _backend.xp.ndarray):
         return PASS
     axes = tuple(axis) if isinstance(axis, tuple) else (int(axis),)  # (NumPy's int(axis): TypeError else)
@@ -668,28 +663,28 @@ def _norm_axes(args, kwargs):
 def _cov_weights(args, kwargs):
     """cov with fweights or aweights: NumPy's own code on CuPy (its checks: integer, 1-d,
     non-negative weights; and its formula: CuPy's differs with both kinds of weights)."""
-    if _arg(args, kwargs, 5, "fweights") is None and _arg(args, kwargs, 6, "aweights") is None:
+    if call_arg(args, kwargs, 5, "fweights") is None and call_arg(args, kwargs, 6, "aweights") is None:
         return PASS
-    from ._gaps.numpy_code import _FB
-    return _FB.cov(*args, **kwargs)
+    from ._gaps.numpy_code import FUNCTION_BASE
+    return FUNCTION_BASE.cov(*args, **kwargs)
 
 
 def _average(args, kwargs):
     """average with weights of another shape than the array's, along the axes they match
     (NumPy 2): NumPy's own code on CuPy (CuPy's takes 1-d weights only)."""
     xp = _backend.xp
-    a, w = _arg(args, kwargs, 0, "a"), _arg(args, kwargs, 2, "weights")
+    a, w = call_arg(args, kwargs, 0, "a"), call_arg(args, kwargs, 2, "weights")
     if not isinstance(a, xp.ndarray) or not isinstance(w, xp.ndarray) or w.shape == a.shape or w.ndim <= 1:
         return PASS
-    from ._gaps.numpy_code import _FB
-    return _FB.average(*args, **kwargs)
+    from ._gaps.numpy_code import FUNCTION_BASE
+    return FUNCTION_BASE.average(*args, **kwargs)
 
 
 def _put_along_axis(args, kwargs):
     """put_along_axis with axis=None and indices of more than one dimension: NumPy's ValueError
     (CuPy's raises NotImplementedError)."""
-    idx = _arg(args, kwargs, 1, "indices")
-    if (len(args) > 3 or "axis" in kwargs) and _arg(args, kwargs, 3, "axis") is None and getattr(idx, "ndim", 1) != 1:
+    idx = call_arg(args, kwargs, 1, "indices")
+    if (len(args) > 3 or "axis" in kwargs) and call_arg(args, kwargs, 3, "axis") is None and getattr(idx, "ndim", 1) != 1:
         raise ValueError("when axis=None, `indices` must have a single dimension.")
     return PASS
 
@@ -699,11 +694,11 @@ def _ediff1d(args, kwargs):
     takes GPU arrays only; its casting check is then NumPy's)."""
     xp = _backend.xp
     ends = [(i, n) for i, n in ((1, "to_end"), (2, "to_begin"))
-            if (v := _arg(args, kwargs, i, n)) is not None and not isinstance(v, xp.ndarray)]
+            if (v := call_arg(args, kwargs, i, n)) is not None and not isinstance(v, xp.ndarray)]
     if not ends:
         return PASS
     for i, n in ends:
-        args, kwargs = _with(args, kwargs, i, n, _moved(_arg(args, kwargs, i, n), f"ediff1d's {n}"))
+        args, kwargs = _with(args, kwargs, i, n, _moved(call_arg(args, kwargs, i, n), f"ediff1d's {n}"))
     return xp.ediff1d(*args, **kwargs)
 
 
@@ -722,7 +717,7 @@ def _deprecated(message):
 
 def _rot90(args, kwargs):
     """rot90 with a k that is not an integer: NumPy 2.5 warns (deprecated) and casts it."""
-    k = _arg(args, kwargs, 1, "k", 1)
+    k = call_arg(args, kwargs, 1, "k", 1)
     try:
         operator.index(k)
         return PASS
@@ -745,7 +740,7 @@ def _fix(args, kwargs):
 
 def _i0(args, kwargs):
     """i0 of complex values: NumPy's TypeError (CuPy's kernel fails to compile)."""
-    x = _arg(args, kwargs, 0, "x")
+    x = call_arg(args, kwargs, 0, "x")
     if isinstance(x, _backend.xp.ndarray) and x.dtype.kind == "c":
         raise TypeError("i0 not supported for complex values")
     return PASS
@@ -764,37 +759,29 @@ def _histogram(args, kwargs):
     takes a count or an array only. NumPy's histogram_bin_edges (its own code, run on CuPy)
     makes the edges, then CuPy's histogram counts over them."""
     xp = _backend.xp
-    a = _arg(args, kwargs, 0, "a")
-    bins = _arg(args, kwargs, 1, "bins", 10)
+    a = call_arg(args, kwargs, 0, "a")
+    bins = call_arg(args, kwargs, 1, "bins", 10)
     if numpy.ndim(bins) > 1:
         raise ValueError("`bins` must be 1d, when an array")
     if not isinstance(bins, (str, list, tuple)):
         return PASS
-    rng = _arg(args, kwargs, 2, "range")
-    density = _arg(args, kwargs, 3, "density")
-    weights = _arg(args, kwargs, 4, "weights")
+    rng = call_arg(args, kwargs, 2, "range")
+    density = call_arg(args, kwargs, 3, "density")
+    weights = call_arg(args, kwargs, 4, "weights")
     if isinstance(bins, str):
-        from ._gaps.numpy_code import _H
+        from ._gaps.numpy_code import HISTOGRAMS
 
-        edges = _H.histogram_bin_edges(a, bins, rng, weights)
+        edges = HISTOGRAMS.histogram_bin_edges(a, bins, rng, weights)
     else:
         edges = xp.asarray(bins)
-    return xp.histogram(_wide(a), edges, density=density, weights=weights)
-
-
-def _wide(a):
-    """Integers narrower than int64 as int64: CuPy's histogram works in the data's dtype, where
-    the range of int8 data overflows (NumPy's test of gh-14379 loses a count)."""
-    if isinstance(a, _backend.xp.ndarray) and a.dtype.kind in "iu" and a.dtype.itemsize < 8:
-        return a.astype(numpy.int64)
-    return a
+    return xp.histogram(wide_ints(a), edges, density=density, weights=weights)
 
 
 def _histogram_int(args, kwargs):
-    a = _arg(args, kwargs, 0, "a")
-    if _wide(a) is a:
+    a = call_arg(args, kwargs, 0, "a")
+    if wide_ints(a) is a:
         return _histogram(args, kwargs)
-    args, kwargs = _with(args, kwargs, 0, "a", _wide(a))
+    args, kwargs = _with(args, kwargs, 0, "a", wide_ints(a))
     r = _histogram(args, kwargs)
     return _backend.xp.histogram(*args, **kwargs) if r is PASS else r
 
@@ -804,11 +791,11 @@ def _cross(args, kwargs):
     still computes them (with a DeprecationWarning)."""
     if _CROSS_TAKES_2D:
         return PASS
-    a = _arg(args, kwargs, 0, "a")
-    b = _arg(args, kwargs, 1, "b")
+    a = call_arg(args, kwargs, 0, "a")
+    b = call_arg(args, kwargs, 1, "b")
     axis = kwargs.get("axis")
-    axa = axis if axis is not None else _arg(args, kwargs, 2, "axisa", -1)
-    axb = axis if axis is not None else _arg(args, kwargs, 3, "axisb", -1)
+    axa = axis if axis is not None else call_arg(args, kwargs, 2, "axisa", -1)
+    axb = axis if axis is not None else call_arg(args, kwargs, 3, "axisb", -1)
     try:
         na, nb = a.shape[axa], b.shape[axb]
     except (AttributeError, IndexError, TypeError):
@@ -846,9 +833,9 @@ def _round(args, kwargs):
     scales back in the array's own dtype (263.0655 as float32 to 3 decimals is 263.066);
     CuPy computes in float64 (263.065)."""
     xp = _backend.xp
-    a = _arg(args, kwargs, 0, "a")
-    decimals = _arg(args, kwargs, 1, "decimals", 0)
-    out = _arg(args, kwargs, 2, "out")
+    a = call_arg(args, kwargs, 0, "a")
+    decimals = call_arg(args, kwargs, 1, "decimals", 0)
+    out = call_arg(args, kwargs, 2, "out")
     if (not isinstance(a, xp.ndarray) or a.dtype.char not in "efF" or out is not None
             or not isinstance(decimals, (int, numpy.integer)) or isinstance(decimals, bool)):
         return PASS
@@ -869,8 +856,8 @@ def _extract(args, kwargs):
     """extract with a condition longer than the array: NumPy's take raises IndexError for a
     true entry past the array's end; CuPy's take wraps it around."""
     xp = _backend.xp
-    cond = _arg(args, kwargs, 0, "condition")
-    a = _arg(args, kwargs, 1, "arr")
+    cond = call_arg(args, kwargs, 0, "condition")
+    a = call_arg(args, kwargs, 1, "arr")
     if not isinstance(a, xp.ndarray) or numpy.size(cond) <= a.size:
         return PASS
     nz = xp.asarray(cond).ravel().nonzero()[0]
@@ -884,7 +871,7 @@ def _real_only(name):
     """percentile/quantile (and nan*) of complex arrays: NumPy raises TypeError; CuPy's kernel
     fails to compile."""
     def edge(args, kwargs):
-        a = _arg(args, kwargs, 0, "a")
+        a = call_arg(args, kwargs, 0, "a")
         if isinstance(a, _backend.xp.ndarray) and a.dtype.kind == "c":
             raise TypeError("a must be an array of real numbers")
         return PASS
@@ -895,11 +882,11 @@ def _fft_whole_axis(name):
     """fftn and the rest with -1 in ``s``: NumPy 2 takes the whole input along that axis; CuPy
     reads -1 as a length (and trims one element)."""
     def edge(args, kwargs):
-        s = _arg(args, kwargs, 1, "s")
+        s = call_arg(args, kwargs, 1, "s")
         if s is None or numpy.ndim(s) != 1 or not any(type(n) is int and n == -1 for n in s):
             return PASS
-        a = _arg(args, kwargs, 0, "a")
-        axes = _arg(args, kwargs, 2, "axes")
+        a = call_arg(args, kwargs, 0, "a")
+        axes = call_arg(args, kwargs, 2, "axes")
         axes = list(range(-len(s), 0)) if axes is None else list(axes)
         if len(axes) != len(s) or not isinstance(a, _backend.xp.ndarray):
             return PASS

@@ -17,8 +17,8 @@ import inspect
 import numpy
 
 from . import _coverage, _edges, _exact, _gaps, _handwritten, _hostfast, _placement
-from ._dispatch import _SHAPE_FIRST, _resolve_path
-from ._namespace import _numpy_module, public_names
+from ._dispatch import SHAPE_FIRST, resolve_path
+from ._namespace import numpy_module, public_names
 from ._registry import HOST_IO, HOST_MODULES, HOST_ONLY, NUMPY_OWN, ROUTED_MODULES, WRITES_INTO
 
 _FALLBACK_ALWAYS = (
@@ -92,7 +92,7 @@ def _dask_lines(sub, name):
     if key in routing.NOT_ROUTED:
         return [f"Dask mode: gathered to this process, NumPy runs (a counted fallback): {routing.NOT_ROUTED[key]}"]
     try:
-        f = routing._dask_function(sub, name)
+        f = routing.dask_function(sub, name)
     except ImportError:
         return ["Dask mode: dask is not installed (pip install '.[dask]')"]
     if f is None:
@@ -121,7 +121,7 @@ def _function(sub, name, npf, cp):
         return lines
     path = None if cupy_sub is None else (f"{cupy_sub}.{name}" if cupy_sub else name)
     lines.append("GPU arrays (or no arrays on the gpu device):")
-    cpf = _resolve_path(cp, path) if cp is not None and path else None
+    cpf = resolve_path(cp, path) if cp is not None and path else None
     if path is None:
         lines.append(f"  CuPy function: none (CuPy has no module for numpy.{sub})")
     elif cpf is None:
@@ -150,7 +150,7 @@ def _function(sub, name, npf, cp):
     lines.append("Auto mode (a GPU present):")
     if full in _placement.GROWS:
         lines.append("  NumPy inputs whose result reaches the crossover run on the GPU (the size is estimated from the arguments)")
-    if full in _SHAPE_FIRST:
+    if full in SHAPE_FIRST:
         lines.append("  a shape below the crossover makes a NumPy array; from the crossover up, a GPU array")
     lines.append("  a NumPy result of the crossover's size or more moves to the GPU (counted), unless it is a view of an argument")
     return lines
@@ -184,12 +184,12 @@ def _ufunc(name, npu, method, cp):
 
 def explain(name, cp=None):
     """The route of one NumPy name, as text."""
-    cp = _coverage._cupy() if cp is None else cp
+    cp = _coverage.cupy_module() if cp is None else cp
     sub, attr, method = _split(name)
     title = f"xpshim.{sub}.{attr}" if sub else f"xpshim.{attr}"
     if sub in HOST_MODULES:
         return f"{title}: numpy.{sub}.{attr}, with GPU arrays copied to the host first (counted)"
-    npmod = _numpy_module(sub)
+    npmod = numpy_module(sub)
     if method is not None and attr in ("Generator", "RandomState") and sub == "random":
         key = f"random.{attr}.{method}"
         cpc = getattr(getattr(cp, "random", None), attr, None) if cp is not None else None
@@ -221,10 +221,10 @@ def explain(name, cp=None):
 
 def explain_all(cp=None):
     """Every routed callable's explanation (top level and routed submodules), in name order."""
-    cp = _coverage._cupy() if cp is None else cp
+    cp = _coverage.cupy_module() if cp is None else cp
     out = []
     for sub in ("", *ROUTED_MODULES):
-        npmod = _numpy_module(sub)
+        npmod = numpy_module(sub)
         for n in public_names(sub):
             obj = getattr(npmod, n, None)
             if obj is None or not callable(obj) or inspect.ismodule(obj):

@@ -16,13 +16,13 @@ from ._ndarray import host, ndarray, wrap
 _warned = set()
 
 
-def _to_host(x, reason):
+def to_host(x, reason):
     t = type(x)
     if t is ndarray:
         return host(x, reason)
     if t is list or t is tuple:
         if any(type(v) is ndarray for v in x):
-            return t(_to_host(v, reason) for v in x)
+            return t(to_host(v, reason) for v in x)
     return x
 
 
@@ -72,8 +72,8 @@ def run(name, npf, args, kwargs, reason, writeback_first=False):
     """
     announce(name, reason)
     out = kwargs.get("out")
-    hargs = [_to_host(a, "fallback argument") for a in args]
-    hkw = {k: _to_host(v, "fallback argument") for k, v in kwargs.items()}
+    hargs = [to_host(a, "fallback argument") for a in args]
+    hkw = {k: to_host(v, "fallback argument") for k, v in kwargs.items()}
     r = npf(*hargs, **hkw)
     if writeback_first and args and type(args[0]) is ndarray:
         _write_back(args[0], hargs[0])
@@ -117,8 +117,8 @@ def run_method(self, name, args, kwargs, reason):
     h = host(self, "fallback self")
     if name in MUTATING_METHODS and self._a.flags.f_contiguous and not self._a.flags.c_contiguous:
         h = numpy.asfortranarray(h)  # (resize keeps the memory order: NumPy's reads F-ordered data so)
-    hargs = [_to_host(a, "fallback argument") for a in args]
-    hkw = {k: _to_host(v, "fallback argument") for k, v in kwargs.items()}
+    hargs = [to_host(a, "fallback argument") for a in args]
+    hkw = {k: to_host(v, "fallback argument") for k, v in kwargs.items()}
     r = getattr(h, name)(*hargs, **hkw)
     if name in MUTATING_METHODS:
         back = _transfer.to_device(h, "fallback write-back")

@@ -1,6 +1,6 @@
 """``x.flat`` of a GPU array as NumPy's flat iterator (``numpy.flatiter``).
 
-Indexing and assignment run on the GPU (``_ndarray._Flat``); the iterator protocol (``next``,
+Indexing and assignment run on the GPU (``_ndarray.Flat``); the iterator protocol (``next``,
 ``for v in x.flat``) copies the array to the host once, at the first element, and gives NumPy's
 scalars, as iterating a 1-d array does. ``base``, ``index`` and ``coords`` are NumPy's.
 ``x.flat = v`` fills the array with ``v`` repeated as needed, as NumPy's does.
@@ -11,10 +11,10 @@ https://numpy.org/doc/stable/reference/generated/numpy.flatiter.html
 import numpy
 
 from . import _backend
-from ._ndarray import _Flat, host
+from ._ndarray import Flat, host
 
 
-class FlatIter(_Flat):
+class FlatIter(Flat):
     """A flat iterator over a GPU array: ``numpy.flatiter``'s attributes and protocol."""
 
     __slots__ = ("_i", "_h")
@@ -65,7 +65,7 @@ class FlatIter(_Flat):
 
 def assign(base, value):
     """``base.flat = value``: every element, from ``value`` repeated (cycled) as needed."""
-    from ._dispatch import _arraylike
+    from ._dispatch import arraylike
     from ._ndarray import ndarray
 
     xp = _backend.xp
@@ -75,7 +75,7 @@ def assign(base, value):
     if type(value) is ndarray:
         v = value._a
     elif type(value) in (list, tuple, numpy.ndarray):
-        v = _arraylike(value)  # (copied over, counted)
+        v = arraylike(value)  # (copied over, counted)
     else:
         v = xp.full((1,), value, dtype=base.dtype)
     v = v.astype(base.dtype, copy=False).reshape(-1)

@@ -112,7 +112,9 @@ def _npy_to_device(args, kwargs):
         else:
             return None
         n = math.prod(shape)
-        if fortran or dtype.hasobject or host_only_dtype(dtype) or n * dtype.itemsize < _transfer._pinned.MIN_BYTES:
+        from . import _pinned  # (the GPU copy machinery, loaded on first use)
+
+        if fortran or dtype.hasobject or host_only_dtype(dtype) or n * dtype.itemsize < _pinned.MIN_BYTES:
             return None
         if _device.placing() and n < _placement.limit:
             return None

@@ -23,7 +23,9 @@ def _cupy_dist():
 def report():
     import numpy
 
-    import xpshim
+    from . import _namespace
+
+    xpshim = _namespace.package()
     from . import _backend, _config, _device, _numba
 
     lines = ["xpshim " + xpshim.__xpshim_version__]
@@ -45,7 +47,7 @@ def report():
 
     lines.append(f"  copies        to the GPU through pinned staging from {_pinned.MIN_BYTES >> 10} KiB "
                  f"(up to {_pinned.NBUF} buffers of {_pinned.CHUNK >> 20} MiB, {_pinned.SMALL >> 20} MiB while copies are "
-                 f"small, made on first need; up to {_pinned._THREADS} threads), direct "
+                 f"small, made on first need; up to {_pinned.THREADS} threads), direct "
                  f"from pinned host memory (np.empty_pinned); back into pinned memory from "
                  f"{_pinned.MIN_BYTES_DOWN >> 10} KiB, at most {_pinned.RESULT_CAP / 2**30:g} GiB held by live "
                  "results (XPSHIM_PINNED_RESULTS_MAX); smaller copies are CuPy's own")

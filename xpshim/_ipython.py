@@ -21,7 +21,9 @@ def _magic(line):
     elif what == "stats":
         import pprint
 
-        import xpshim
+        from . import _namespace
+
+        xpshim = _namespace.package()
 
         pprint.pprint(xpshim.stats(), sort_dicts=False)
     else:

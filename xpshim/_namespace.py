@@ -55,7 +55,7 @@ def function_for(npf):
         sub = mod[len("numpy."):]
         if not sub or sub in ROUTED_MODULES:
             try:
-                if getattr(_numpy_module(sub), name, None) is npf:
+                if getattr(numpy_module(sub), name, None) is npf:
                     obj = resolve(sub, name)
                     r = obj if obj is not npf and callable(obj) else None
             except (AttributeError, ImportError):
@@ -64,7 +64,7 @@ def function_for(npf):
     return r
 
 
-def _numpy_module(sub):
+def numpy_module(sub):
     mod = numpy
     for part in sub.split(".") if sub else ():
         nxt = getattr(mod, part, None)
@@ -95,12 +95,12 @@ def _resolve(sub, name):
     if hand is not None:
         return hand
     child = f"{sub}.{name}" if sub else name
-    if child in _SUBMODULES:
+    if child in SUBMODULES:
         try:
             return submodule(child)
         except ImportError:  # a submodule this NumPy does not have
             raise AttributeError(f"module 'numpy{'.' + sub if sub else ''}' has no attribute {name!r}") from None
-    npmod = _numpy_module(sub)
+    npmod = numpy_module(sub)
     obj = getattr(npmod, name)  # raises AttributeError as NumPy would
     if isinstance(obj, types.ModuleType):
         return obj  # a NumPy submodule not routed: NumPy's own
@@ -118,7 +118,7 @@ def _resolve(sub, name):
 
 
 def public_names(sub):
-    npmod = _numpy_module(sub)
+    npmod = numpy_module(sub)
     names = getattr(npmod, "__all__", None) or [n for n in dir(npmod) if not n.startswith("_")]
     return sorted(set(names) | {n for n in dir(npmod) if not n.startswith("_")})
 
@@ -129,10 +129,10 @@ class RoutedModule(types.ModuleType):
     def __init__(self, sub):
         super().__init__("xpshim." + sub)
         self._sub = sub
-        npmod = _numpy_module(sub)
+        npmod = numpy_module(sub)
         self.__doc__ = f"xpshim.{sub}: numpy.{sub}, routed to cupy.{ROUTED_MODULES[sub]} on GPU arrays\n\n{npmod.__doc__ or ''}"
         self.__all__ = [n for n in getattr(npmod, "__all__", public_names(sub))]
-        if any(s.startswith(sub + ".") for s in _SUBMODULES):
+        if any(s.startswith(sub + ".") for s in SUBMODULES):
             self.__path__ = []  # a package: `import xpshim.lib.format` asks _imports' finder
 
     def __getattr__(self, name):
@@ -151,7 +151,7 @@ class HostModule(types.ModuleType):
 
     def __init__(self, sub):
         super().__init__("xpshim." + sub)
-        self._np = _numpy_module(sub)
+        self._np = numpy_module(sub)
         self.__doc__ = f"xpshim.{sub}: numpy.{sub}, with GPU arrays copied to the host (counted)\n\n{self._np.__doc__ or ''}"
         self.__all__ = list(getattr(self._np, "__all__", public_names(sub)))
 
@@ -208,6 +208,13 @@ def _numpy_testing_loaded():
             setattr(numpy.testing, name, w)
 
 
+def package():
+    """The ``xpshim`` module itself, for the plug-ins and tools above this layer that hand it
+    out (``import numpy`` in a zero-edit run, Numba's aliases). A submodule runs only once its
+    package is imported, so it is in ``sys.modules``."""
+    return sys.modules[__package__]
+
+
 @_backend.on_change
 def host_copy_numpy_testing():
     """Once a GPU array can exist (``_backend.mark_live``): numpy.testing's scalar-path asserts
@@ -223,11 +230,11 @@ host_copy_numpy_testing()
 
 
 # Submodule names that xpshim builds or hands out as NumPy's ("linalg", "lib.format", ...).
-_SUBMODULES = frozenset(ROUTED_MODULES) | frozenset(HOST_MODULES) | frozenset(NUMPY_MODULES)
+SUBMODULES = frozenset(ROUTED_MODULES) | frozenset(HOST_MODULES) | frozenset(NUMPY_MODULES)
 
 
 def submodule(sub):
-    """The module ``xpshim.<sub>`` for a name in ``_SUBMODULES``: routed (``xpshim.linalg``),
+    """The module ``xpshim.<sub>`` for a name in ``SUBMODULES``: routed (``xpshim.linalg``),
     host-copying (``xpshim.testing``) or NumPy's own (``xpshim.ma is numpy.ma``); imported on
     first use (``import xpshim.linalg`` or ``xpshim.linalg``), registered in ``sys.modules``."""
     if sub in ROUTED_MODULES:

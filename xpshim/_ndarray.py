@@ -150,7 +150,7 @@ def fresh(r, sources=()):
     return o
 
 
-_owners = _storage._owners
+_owners = _storage.OWNERS
 _cupy_ndarray = None  # cupy.ndarray once the backend is live (set by _bind_cupy)
 
 
@@ -208,6 +208,15 @@ def _hview(x):
     return hv
 
 
+def host_value(v):
+    """A value assigned into host data: xpshim GPU arrays copied over (counted)."""
+    if type(v) is ndarray:
+        return v._h if v._h is not None else host(v, "assigned value")
+    if _backend.is_raw_gpu_array(v):
+        return _transfer.to_host(v, "assigned value")
+    return v
+
+
 def _meta(x):
     """An array with the shape, dtype and strides of ``x``, wherever its data is (no move)."""
     d = x._d
@@ -220,13 +229,13 @@ def _scalar(x, reason):
     if x._st.host:
         return _hview(x).reshape(())
     a = x._a
-    _transfer._record("device_to_host", a.itemsize, reason)
+    _transfer.count_copy("device_to_host", a.itemsize, reason)
     return a
 
 
 # ---------------------------------------------------------------- indexing
 
-def _check_bounds(idx, n, axis):
+def check_bounds(idx, n, axis):
     # CuPy wraps out-of-bounds integer indices; NumPy raises. One fused
     # reduction and one sync tell us which case we are in.
     if idx.size == 0 or idx.dtype.kind not in "iu":
@@ -270,7 +279,7 @@ def _index(self, key):
         elif t is ndarray:
             k = k._a
             if k.dtype.kind in "iu" and axis < len(shape):
-                _check_bounds(k, shape[axis], axis)
+                check_bounds(k, shape[axis], axis)
         elif (t not in _BASIC and t is not bool and hasattr(t, "__index__")
               and not isinstance(k, (numpy.generic, numpy.ndarray, _backend.xp.ndarray))):
             k = operator.index(k)  # (an integer by __index__, as NumPy reads it; CuPy reads a sequence)
@@ -504,7 +513,7 @@ class ndarray(metaclass=_NdarrayMeta):
         if self._st.host and out is None and stream is None:
             return numpy.array(_hview(self), order=order)
         if out is not None or stream is not None:
-            _transfer._record("device_to_host", self._a.nbytes, "get")
+            _transfer.count_copy("device_to_host", self._a.nbytes, "get")
             return self._a.get(stream=stream, order=order, out=out, blocking=blocking)
         return _transfer.to_host(self._a, "get()")
 
@@ -538,7 +547,7 @@ class ndarray(metaclass=_NdarrayMeta):
         # Pillow call tobytes(), and NumPy reads 'data'.
         a = self._a
         d = {"shape": a.shape, "typestr": a.dtype.str, "descr": a.dtype.descr, "version": 3,
-             "strides": None if sys.version_info >= (3, 12) else _c_strides(a.shape, a.itemsize)}
+             "strides": None if sys.version_info >= (3, 12) else c_strides(a.shape, a.itemsize)}
         if sys.version_info < (3, 12):
             d["data"] = host(self, "__array_interface__")
         return d
@@ -587,7 +596,7 @@ class ndarray(metaclass=_NdarrayMeta):
         if self._st.host or _device.placing():
             with _storage.lock(self._st):
                 if self._st.host:
-                    _hview(self).fill(_placement.host_value(value))
+                    _hview(self).fill(host_value(value))
                     return
                 self._fill(value)
         else:
@@ -758,7 +767,7 @@ class ndarray(metaclass=_NdarrayMeta):
         if self._st.host:
             hk = _placement.host_key(key)
             if hk is not None:
-                _hview(self)[hk] = _placement.host_value(value)
+                _hview(self)[hk] = host_value(value)
                 return
         a = self._a
         # an element or a small part written counts as a loop's access (auto mode only)
@@ -773,7 +782,7 @@ class ndarray(metaclass=_NdarrayMeta):
                 hk = _placement.host_key(key)  # (None: GPU arrays in the key; the data stays on the GPU)
                 del a
                 if hk is not None and _placement.scalar_access(self, n):
-                    _hview(self)[hk] = _placement.host_value(value)
+                    _hview(self)[hk] = host_value(value)
                     return
                 a = self._a
                 self._n = n
@@ -935,7 +944,7 @@ class Flags:
         return "".join(f"  {n.upper()} : {getattr(self, n)}\n" for n, _ in self._BITS)
 
 
-def _c_strides(shape, itemsize):
+def c_strides(shape, itemsize):
     strides, step = [], itemsize
     for n in reversed(shape):
         strides.append(step)
@@ -952,7 +961,7 @@ def _unpickle(host_array):
     return host_array
 
 
-class _Flat:
+class Flat:
     """``x.flat`` for a GPU array: indexing and assignment on the flattened view."""
 
     __slots__ = ("_base",)
@@ -1003,16 +1012,16 @@ class _Flatten:
 
 # -- operators, from a table ----------------------------------------------
 
-_BINARY = {
+BINARY = {
     "add": operator.add, "sub": operator.sub, "mul": operator.mul, "matmul": operator.matmul,
     "truediv": operator.truediv, "floordiv": operator.floordiv, "mod": operator.mod,
     "pow": operator.pow, "lshift": operator.lshift, "rshift": operator.rshift,
     "and": operator.and_, "xor": operator.xor, "or": operator.or_, "divmod": divmod,
 }
-_COMPARE = {"lt": operator.lt, "le": operator.le, "eq": operator.eq,
+COMPARE = {"lt": operator.lt, "le": operator.le, "eq": operator.eq,
             "ne": operator.ne, "gt": operator.gt, "ge": operator.ge}
-_UNARY = {"neg": operator.neg, "pos": operator.pos, "abs": operator.abs, "invert": operator.invert}
-_INPLACE = {
+UNARY = {"neg": operator.neg, "pos": operator.pos, "abs": operator.abs, "invert": operator.invert}
+INPLACE = {
     "add": operator.iadd, "sub": operator.isub, "mul": operator.imul, "matmul": operator.imatmul,
     "truediv": operator.itruediv, "floordiv": operator.ifloordiv, "mod": operator.imod,
     "pow": operator.ipow, "lshift": operator.ilshift, "rshift": operator.irshift,
@@ -1109,22 +1118,22 @@ def _unary(op):
     return f
 
 
-_HOST_BINARY, _HOST_INPLACE = dict(_BINARY), dict(_INPLACE)  # (NumPy's operators, before the GPU's fixes)
+_HOST_BINARY, _HOST_INPLACE = dict(BINARY), dict(INPLACE)  # (NumPy's operators, before the GPU's fixes)
 
 # NumPy's formulas where CuPy's loops differ (xpshim/_exact.py)
 for _n, _u in {"truediv": "true_divide", "floordiv": "floor_divide", "mod": "remainder", "divmod": "divmod"}.items():
-    _BINARY[_n] = _exact.operator(_u, _BINARY[_n])
-    if _n in _INPLACE:
-        _INPLACE[_n] = _exact.inplace(_u, _INPLACE[_n])
+    BINARY[_n] = _exact.operator(_u, BINARY[_n])
+    if _n in INPLACE:
+        INPLACE[_n] = _exact.inplace(_u, INPLACE[_n])
 
-for _n, _op in _BINARY.items():
+for _n, _op in BINARY.items():
     setattr(ndarray, f"__{_n}__", _binary(_op, _HOST_BINARY[_n]))
     setattr(ndarray, f"__r{_n}__", _reflected(_op, _HOST_BINARY[_n]))
-for _n, _op in _INPLACE.items():
+for _n, _op in INPLACE.items():
     setattr(ndarray, f"__i{_n}__", _inplace(_op, _HOST_INPLACE[_n]))
-for _n, _op in _COMPARE.items():
+for _n, _op in COMPARE.items():
     setattr(ndarray, f"__{_n}__", _compare(_n, _op))
-for _n, _op in _UNARY.items():
+for _n, _op in UNARY.items():
     setattr(ndarray, f"__{_n}__", _unary(_op))
 
 

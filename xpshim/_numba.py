@@ -12,7 +12,7 @@ order (``install_import_hook``, at ``import xpshim``):
 
 import numpy
 
-_done = False
+jit_ready = False
 _snapshots = {}
 
 
@@ -32,17 +32,19 @@ def _write_back(arr, h):
         arr._a[...] = _transfer.to_device(h, "numba @jit write-back")
 
 
-def _alias_functions(ctx):
-    import xpshim
+def alias_functions(ctx):
+    from . import _namespace
+
+    xpshim = _namespace.package()
 
     from . import _namespace
     from ._registry import ROUTED_MODULES
 
     for sub in ("",) + tuple(ROUTED_MODULES):
-        npmod = _namespace._numpy_module(sub)
+        npmod = _namespace.numpy_module(sub)
         xpmod = xpshim if not sub else _namespace.routed_module(sub)
         for name in _namespace.public_names(sub):
-            if (f"{sub}.{name}" if sub else name) in _namespace._SUBMODULES:
+            if (f"{sub}.{name}" if sub else name) in _namespace.SUBMODULES:
                 continue  # a module (and getattr would import numpy.testing, numpy.f2py, ...)
             npobj = getattr(npmod, name, None)
             if npobj is None or not callable(npobj) or isinstance(npobj, type):
@@ -65,10 +67,10 @@ def _alias_functions(ctx):
 
 def init():
     """Register xpshim with Numba (idempotent)."""
-    global _done
-    if _done:
+    global jit_ready
+    if jit_ready:
         return
-    _done = True
+    jit_ready = True
     from numba.core import types
     from numba.core.registry import cpu_target
     from numba.extending import NativeValue, models, register_model, typeof_impl, unbox
@@ -118,7 +120,7 @@ def init():
     cpu_target.target_context.refresh()  # loads Numba's NumPy typing registries
     ctx = cpu_target.typing_context
     ctx.refresh()
-    _alias_functions(ctx)
+    alias_functions(ctx)
     return XpshimArray
 
 
@@ -128,7 +130,7 @@ def status():
 
     if "numba" not in sys.modules:
         return "not loaded yet (xpshim registers itself when Numba starts)"
-    return "xpshim functions and arrays registered with numba.jit" if _done else "loaded, xpshim not registered"
+    return "xpshim functions and arrays registered with numba.jit" if jit_ready else "loaded, xpshim not registered"
 
 
 def _cuda_target_ready():

@@ -43,7 +43,7 @@ MIN_BYTES_DOWN = 64 << 10
 CHUNK = 64 << 20  # bytes per staging buffer
 NBUF = 3  # staging buffers: one filling, one in flight, one spare
 SMALL = 1 << 20  # a staging buffer for copies up to this size is this size
-_THREADS = max(1, min(16, (os.cpu_count() or 1)))
+THREADS = max(1, min(16, (os.cpu_count() or 1)))
 _PIECE = 2 << 20  # bytes per thread within a chunk, at least
 SEND_PIECE = 4 << 20  # from 2 * this, a chunk is filled in pieces of this, each sent once filled
 
@@ -62,7 +62,7 @@ def _setup(cp):
         _state["events"] = [None] * NBUF
         from concurrent.futures import ThreadPoolExecutor  # (only once copies to a GPU are made)
 
-        _state["pool"] = ThreadPoolExecutor(_THREADS, thread_name_prefix="xpshim-copy") if _THREADS > 1 else None
+        _state["pool"] = ThreadPoolExecutor(THREADS, thread_name_prefix="xpshim-copy") if THREADS > 1 else None
     return _state
 
 
@@ -85,7 +85,7 @@ def _parallel(n, part):
     if pool is None or n < 2 * _PIECE:
         part(0, n)
         return
-    k = min(_THREADS, (n + _PIECE - 1) // _PIECE)
+    k = min(THREADS, (n + _PIECE - 1) // _PIECE)
     step = (n + k - 1) // k
     futs = [pool.submit(part, i * step, min(n, (i + 1) * step)) for i in range(k)]
     from concurrent.futures import wait  # (loaded with the pool: _setup)

@@ -106,7 +106,9 @@ def _aliases(r, group):
 def promote(r, args, kwargs, reason="result"):
     """``r`` (a NumPy result of at least ``limit`` elements) on the GPU, when auto mode places
     by size and ``r`` is data of its own: a view of an argument (or of a buffer not NumPy's),
-    or an argument handed back, stays where it is, so that writes through it still land."""
+    or an argument handed back, stays where it is, so that writes through it still land.
+
+    Returns ``r`` itself, or its device copy (a raw GPU array, which the caller wraps)."""
     if not _device.placing() or r.dtype.kind not in _NUMERIC:
         return r
     root = r.base
@@ -120,14 +122,13 @@ def promote(r, args, kwargs, reason="result"):
         line = birth_line()
         if lines.get(line):
             return made_on_host(r, line)
-    from ._ndarray import wrap
-
-    return wrap(_transfer.place_on_device(r, f"{reason} of {r.size} elements"))
+    return _transfer.place_on_device(r, f"{reason} of {r.size} elements")
 
 
 def arrayless(route, args, kwargs):
     """A call with no array among its arguments, in auto mode: on the GPU when what it makes
-    will reach the crossover, else NumPy's (whose result still moves when it is large)."""
+    will reach the crossover, else NumPy's (whose result still moves when it is large).
+    A moved result comes back as a raw GPU array, which the caller wraps."""
     n = estimate(route.name, args, kwargs)
     if n is None:
         r = route.npf(*args, **kwargs)
@@ -159,19 +160,19 @@ def small_shape(shape):
     return n
 
 
-def _arg(args, kwargs, i, name, default=None):
+def call_arg(args, kwargs, i, name, default=None):
     if i is not None and len(args) > i:
         return args[i]
     return kwargs.get(name, default)
 
 
 def _shape_at(i, name):
-    return lambda a, k: _prod(_arg(a, k, i, name))
+    return lambda a, k: _prod(call_arg(a, k, i, name))
 
 
 def _square(a, k):
-    n = _arg(a, k, 0, "N", _arg(a, k, 0, "n"))
-    m = _arg(a, k, 1, "M")
+    n = call_arg(a, k, 0, "N", call_arg(a, k, 0, "n"))
+    m = call_arg(a, k, 1, "M")
     return int(n) * int(n if m is None else m)
 
 
@@ -185,12 +186,12 @@ def _arange(a, k):
 
 
 def _num(a, k):
-    return int(_arg(a, k, 2, "num", 50))
+    return int(call_arg(a, k, 2, "num", 50))
 
 
 def _size_at(i):
     def f(a, k):
-        size = _arg(a, k, i, "size")
+        size = call_arg(a, k, i, "size")
         return 1 if size is None else _prod(size)
     return f
 
@@ -203,10 +204,10 @@ def _dims(a, k):
 _ESTIMATES = {
     **{f"xpshim.{n}": _shape_at(0, "shape") for n in ("zeros", "ones", "empty", "full")},
     "xpshim.eye": _square, "xpshim.tri": _square,
-    "xpshim.identity": lambda a, k: int(_arg(a, k, 0, "n")) ** 2,
+    "xpshim.identity": lambda a, k: int(call_arg(a, k, 0, "n")) ** 2,
     "xpshim.arange": _arange,
     **{f"xpshim.{n}": _num for n in ("linspace", "logspace", "geomspace")},
-    "xpshim.indices": lambda a, k: _prod(_arg(a, k, 0, "dimensions")) * len(_arg(a, k, 0, "dimensions")),
+    "xpshim.indices": lambda a, k: _prod(call_arg(a, k, 0, "dimensions")) * len(call_arg(a, k, 0, "dimensions")),
     **{f"xpshim.random.{n}": _dims for n in ("rand", "randn")},
     **{f"xpshim.random.{n}": _size_at(0) for n in ("random", "random_sample", "ranf", "sample",
                                                     "standard_normal", "standard_exponential")},
@@ -223,8 +224,8 @@ def _fft_size(two_d):
     """Elements of an FFT's result when ``s=``/``n=`` sets its length: rfft2(kernel, s=image.shape)
     of a 17 x 17 kernel is an image-sized transform, better made on the GPU than on the host."""
     def f(a, k):
-        x = _arg(a, k, 0, "a")
-        size = _arg(a, k, 1, "s" if two_d else "n")
+        x = call_arg(a, k, 0, "a")
+        size = call_arg(a, k, 1, "s" if two_d else "n")
         if size is None or not hasattr(x, "shape"):
             return None
         sizes = (size,) if isinstance(size, (int, numpy.integer)) else tuple(size)
@@ -381,17 +382,6 @@ def part_size(shape, key, value):
     return n
 
 
-def host_value(v):
-    """A value assigned into host data: xpshim GPU arrays copied over (counted)."""
-    from ._ndarray import host, ndarray
-
-    if type(v) is ndarray:
-        return v._h if v._h is not None else host(v, "assigned value")
-    if _backend.is_raw_gpu_array(v):
-        return _transfer.to_host(v, "assigned value")
-    return v
-
-
 # ---------------------------------------------------------------- the lines that loops work at
 
 # Elements up to which an array made at a remembered line is made on the host; how many lines
@@ -407,12 +397,12 @@ def birth_line():
     number, calling code, its line), or None. With the caller in the key, a helper that loads
     data for a loop in one place and for vectorized work in another is two lines, not one."""
     f = sys._getframe(1)
-    inside = _callsite._inside
+    inside = _callsite.inside
     while f is not None:
         code = f.f_code
         hit = inside.get(code)
         if hit is None:
-            hit = _callsite._is_inside(code)
+            hit = _callsite.is_inside(code)
         if not hit:
             b = f.f_back
             return (code, f.f_lineno, None, 0) if b is None else (code, f.f_lineno, b.f_code, b.f_lineno)

@@ -34,7 +34,9 @@ def _is_numpy(name):
 
 def _target(name, fromlist):
     """What ``__import__(name, fromlist=...)`` returns for user code: xpshim or one of its modules."""
-    import xpshim
+    from . import _namespace
+
+    xpshim = _namespace.package()
 
     if not fromlist or name == "numpy":
         return xpshim  # `import numpy.linalg [as la]` binds the top package (or reads .linalg from it)

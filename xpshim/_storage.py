@@ -130,23 +130,23 @@ def host_view(d, st):
 
 # id(device root array) -> weak reference to the xpshim array that owns it: a CuPy view that a
 # CuPy function returns (np.split, np.reshape) joins its owner's storage through this
-_owners = {}
+OWNERS = {}
 _sweep_at = [1024]
 _ref = weakref.ref
 
 
 def register(owner, root):
     """Record ``owner`` (an xpshim array) as the owner of device root array ``root``."""
-    _owners[id(root)] = _ref(owner)
-    if len(_owners) > _sweep_at[0]:
-        for k in [k for k, r in _owners.items() if r() is None]:
-            del _owners[k]
-        _sweep_at[0] = max(1024, 2 * len(_owners))
+    OWNERS[id(root)] = _ref(owner)
+    if len(OWNERS) > _sweep_at[0]:
+        for k in [k for k, r in OWNERS.items() if r() is None]:
+            del OWNERS[k]
+        _sweep_at[0] = max(1024, 2 * len(OWNERS))
 
 
 def owner_of(root):
     """The live xpshim array owning ``root``, or None."""
-    r = _owners.get(id(root))
+    r = OWNERS.get(id(root))
     if r is None:
         return None
     o = r()

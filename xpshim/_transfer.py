@@ -40,11 +40,11 @@ device_use_hook = None
 def _site(depth, reason):
     # The user's line, found through a per-code-object cache: this runs on every copy.
     f = sys._getframe(depth)
-    inside = _callsite._inside
+    inside = _callsite.inside
     while f is not None:
         hit = inside.get(f.f_code)
         if hit is None:
-            hit = _callsite._is_inside(f.f_code)
+            hit = _callsite.is_inside(f.f_code)
         if not hit:
             break
         f = f.f_back
@@ -59,7 +59,7 @@ def _tally(counts, sizes, sites, direction, nbytes, reason):
         sites[direction][key] += 1
 
 
-def _record(direction, nbytes, reason):
+def count_copy(direction, nbytes, reason):
     _tally(_count, _bytes, _sites, direction, nbytes, reason)
     if _config.transfer_policy == "warn":
         fn, line, glb = _callsite.user_frame(3)
@@ -80,7 +80,7 @@ def to_device(obj, reason, dtype=None):
     if device_use_hook is not None and type(obj) is numpy.ndarray:
         device_use_hook(obj)
     host = numpy.asarray(obj, dtype=dtype)
-    _record("host_to_device", host.nbytes, reason)
+    count_copy("host_to_device", host.nbytes, reason)
     if _fast(xp, host.nbytes) and host.dtype.kind not in "OUSV":
         return _pinned.to_device(xp, host)
     return _small_to_device(xp, host)
@@ -152,7 +152,7 @@ def image_to_device(image, reason):
         return None
     runs, shape, dtype, keep = got
     nbytes = sum(r.size for r in runs)
-    _record("host_to_device", nbytes, reason)
+    count_copy("host_to_device", nbytes, reason)
     out = _pinned.to_device_runs(xp, runs, shape, dtype)
     return out if keep is None else xp.ascontiguousarray(out[..., :keep])
 
@@ -161,13 +161,13 @@ def file_to_device(fd, pos, shape, dtype, reason):
     """A GPU array of the raw bytes of open file ``fd`` from offset ``pos`` (``np.load`` of a
     ``.npy`` file): read into pinned memory and sent from there, never through ordinary memory."""
     dtype = numpy.dtype(dtype)
-    _record("host_to_device", math.prod(shape) * dtype.itemsize, reason)
+    count_copy("host_to_device", math.prod(shape) * dtype.itemsize, reason)
     return _pinned.file_to_device(_backend.xp, fd, pos, shape, dtype)
 
 
 def to_host(dev, reason):
     """Copy a CuPy array to a new NumPy array."""
-    _record("device_to_host", dev.nbytes, reason)
+    count_copy("device_to_host", dev.nbytes, reason)
     xp = _backend.xp
     if _fast(xp, dev.nbytes, _pinned.MIN_BYTES_DOWN):
         return _pinned.to_host(xp, dev)

@@ -21,7 +21,7 @@ _installed = []
 
 
 def _show(message, category, filename, lineno, file=None, line=None):
-    if filename.startswith(_callsite._PKG_DIR):
+    if filename.startswith(_callsite.PKG_DIR):
         f = sys._getframe(1)
         while f is not None and f.f_code.co_filename != filename:
             f = f.f_back  # (the warnings module's own frames)
@@ -31,10 +31,10 @@ def _show(message, category, filename, lineno, file=None, line=None):
                 text = str(message)
                 reg.pop((text, category, lineno), None)
                 reg.pop((text, category, 0), None)
-        while f is not None and f.f_code.co_filename.startswith(_callsite._PKG_DIR):
+        while f is not None and f.f_code.co_filename.startswith(_callsite.PKG_DIR):
             f = f.f_back
         near = f  # (the caller of xpshim: a library's frame, or python -c's <string>)
-        while f is not None and _callsite._is_inside(f.f_code):
+        while f is not None and _callsite.is_inside(f.f_code):
             f = f.f_back
         f = f or near
         if f is not None:

@@ -219,13 +219,13 @@ def probe():
 '''
 
 
-def _by_value(src, name):
+def by_value(src, name):
     ns = {"__name__": "xpshim_dask_worker_code"}
     exec(compile(src, f"<xpshim dask {name}>", "exec"), ns)
     return ns[name]
 
 
-probe_gpu = _by_value(_PROBE_SRC, "probe")
+probe_gpu = by_value(_PROBE_SRC, "probe")
 
 
 def chunk_type():

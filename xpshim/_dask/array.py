@@ -17,9 +17,9 @@ import weakref
 
 import numpy
 
-from . import chunk_type, chunk_bytes, current, scheduler, _by_value
+from . import chunk_type, chunk_bytes, current, scheduler, by_value
 from .. import _transfer
-from .._ndarray import _c_strides
+from .._ndarray import c_strides
 
 # Chunk converters, run on the workers (by value: workers need no xpshim).
 _CONVERT_SRC = '''
@@ -32,8 +32,8 @@ def to_numpy(block):
         return block.get()
     return block
 '''
-_to_cupy = _by_value(_CONVERT_SRC, "to_cupy")
-_to_numpy = _by_value(_CONVERT_SRC, "to_numpy")
+_to_cupy = by_value(_CONVERT_SRC, "to_cupy")
+_to_numpy = by_value(_CONVERT_SRC, "to_numpy")
 
 
 def _meta(ndim, dtype):
@@ -84,7 +84,7 @@ def gather(x, reason):
     """The values of DaskArray ``x`` as a NumPy array (a counted gather)."""
     (h,) = compute(x._a)
     h = numpy.asarray(h)
-    _transfer._record("device_to_host", h.nbytes, f"Dask gather: {reason}")
+    _transfer.count_copy("device_to_host", h.nbytes, f"Dask gather: {reason}")
     return h
 
 
@@ -93,7 +93,7 @@ def to_cluster(host, reason):
     import dask.array as da
 
     h = numpy.asarray(host)
-    _transfer._record("host_to_device", h.nbytes, f"to the Dask cluster: {reason}")
+    _transfer.count_copy("host_to_device", h.nbytes, f"to the Dask cluster: {reason}")
     return wrap(persist(as_chunk_type(da.from_array(h, chunks=chunks_for(h.shape, h.dtype)))))
 
 
@@ -162,7 +162,7 @@ class DaskArray:
     size = property(lambda s: int(_known(s._a).size), doc="Number of elements.")
     itemsize = property(lambda s: s._a.dtype.itemsize, doc="Bytes per element.")
     nbytes = property(lambda s: int(_known(s._a).nbytes), doc="Bytes of all elements.")
-    strides = property(lambda s: _c_strides(s.shape, s.itemsize), doc="Strides of the gathered (C-order) array.")
+    strides = property(lambda s: c_strides(s.shape, s.itemsize), doc="Strides of the gathered (C-order) array.")
     T = property(lambda s: wrap(s._a.T), doc="Transposed array.")
     mT = property(lambda s: wrap(s._a.swapaxes(-1, -2)), doc="Matrix-transposed array (last two axes).")
     real = property(lambda s: wrap(s._a.real), doc="Real part.")
@@ -207,7 +207,7 @@ class DaskArray:
         # Pillow reads the layout here and then the bytes from tobytes(): one gather.
         # Before Python 3.12 NumPy also needs 'data'; tobytes() reuses it while it lives.
         dt, shape = self.dtype, self.shape
-        face = dict(shape=shape, typestr=dt.str, descr=dt.descr, strides=_c_strides(shape, dt.itemsize), version=3)
+        face = dict(shape=shape, typestr=dt.str, descr=dt.descr, strides=c_strides(shape, dt.itemsize), version=3)
         if sys.version_info < (3, 12):
             h = face["data"] = gather(self, "__array_interface__")
             self._host = (self._a.name, weakref.ref(h))  # alive while the caller holds the dict
@@ -290,7 +290,9 @@ class DaskArray:
         return routing.function_call(func, args, kwargs)
 
     def __array_namespace__(self, api_version=None):
-        import xpshim
+        from .. import _namespace
+
+        xpshim = _namespace.package()
 
         return xpshim
 
@@ -347,15 +349,15 @@ def _gathering(name, f):
 
 
 def _install_operators():
-    from .._ndarray import _BINARY, _COMPARE, _INPLACE, _UNARY
+    from .._ndarray import BINARY, COMPARE, INPLACE, UNARY
 
-    for n, op in {**_BINARY, **_COMPARE}.items():
+    for n, op in {**BINARY, **COMPARE}.items():
         setattr(DaskArray, f"__{n}__", _operator(op, "binary"))
-    for n, op in _BINARY.items():
+    for n, op in BINARY.items():
         setattr(DaskArray, f"__r{n}__", _operator(op, "reflected"))
-    for n, op in _INPLACE.items():
+    for n, op in INPLACE.items():
         setattr(DaskArray, f"__i{n}__", _operator(op, "inplace"))
-    for n, op in _UNARY.items():
+    for n, op in UNARY.items():
         setattr(DaskArray, f"__{n}__", lambda self, op=op: wrap(op(self._a)))
     for n, f in _GATHERING.items():
         setattr(DaskArray, n, _gathering(n, f))

@@ -96,7 +96,7 @@ ADAPTED = {"reshape": _reshape}
 # ------------------------------------------------------------------ helpers
 
 def _numpy_function(sub, name):
-    return getattr(_namespace._numpy_module(sub), name)
+    return getattr(_namespace.numpy_module(sub), name)
 
 
 def _dask_module(sub):
@@ -107,7 +107,7 @@ def _dask_module(sub):
     return getattr(da, sub, None) if sub in ("linalg", "fft", "random") else None
 
 
-def _dask_function(sub, name):
+def dask_function(sub, name):
     mod = _dask_module(sub)
     f = getattr(mod, name, None) if mod is not None else None
     return None if f is None or isinstance(f, type) or not callable(f) else f
@@ -152,7 +152,7 @@ def _conv(x, array_like):
 def dask_args(npf, args, kwargs):
     """Arguments in Dask's terms: DaskArrays unwrapped; NumPy arrays, and lists at
     NumPy's array-like parameters, sent to the cluster (counted)."""
-    pos, names, var = _dispatch._array_like_params(npf)
+    pos, names, var = _dispatch.array_like_params(npf)
     at = {i for i, _ in pos}
     first_var = (pos[-1][0] + 1 if pos else 0) if var else len(args)
     a = [_conv(x, i in at or i >= first_var) for i, x in enumerate(args)]
@@ -204,7 +204,7 @@ def _to_host_all(args, kwargs, reason):
         values = compute(*[x._a for x in found])
         for x, h in zip(found, values):
             h = numpy.asarray(h)
-            _transfer._record("device_to_host", h.nbytes, f"Dask gather: {reason}")
+            _transfer.count_copy("device_to_host", h.nbytes, f"Dask gather: {reason}")
             hosts[id(x)] = h
 
     def swap(x):
@@ -268,7 +268,7 @@ def call(sub, name, args, kwargs):
     label = f"xpshim.{qual}"
     npf = _numpy_function(sub, name)
     why = NOT_ROUTED.get(qual)
-    f = None if why is not None else ADAPTED.get(qual) or _dask_function(sub, name)
+    f = None if why is not None else ADAPTED.get(qual) or dask_function(sub, name)
     if f is None:
         return fallback(label, npf, args, kwargs, why or f"dask.array has no {qual}")
     cond = CONDITIONS.get(qual)
@@ -388,7 +388,7 @@ def _shaped(dask_name, extra=()):
 def _passthrough(dask_name, sub=""):
     def make(args, kwargs):
         kwargs = {k: v for k, v in kwargs.items() if k not in ("like", "device", "order")}
-        return run_dask(_dask_function(sub, dask_name), args, {**kwargs, **_chunks_kw()})
+        return run_dask(dask_function(sub, dask_name), args, {**kwargs, **_chunks_kw()})
     return make
 
 
@@ -571,10 +571,10 @@ def _tell_numba():
     """Numba knows xpshim's functions by identity: teach it the Dask-aware ones too."""
     from .. import _numba
 
-    if _numba._done:
+    if _numba.jit_ready:
         from numba.core.registry import cpu_target
 
-        _numba._alias_functions(cpu_target.typing_context)
+        _numba.alias_functions(cpu_target.typing_context)
 
 
 # ------------------------------------------------------------------ methods
@@ -630,6 +630,6 @@ def function_call(func, args, kwargs):
     if sub not in ("", "linalg", "fft", "random"):
         sub = ""
     name = func.__name__
-    if getattr(_namespace._numpy_module(sub), name, None) is not func:
+    if getattr(_namespace.numpy_module(sub), name, None) is not func:
         return fallback(f"numpy.{name}", func, args, kwargs, "xpshim does not route this function")
     return call(sub, name, args, kwargs)

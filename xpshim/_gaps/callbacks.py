@@ -12,7 +12,7 @@ import numpy
 import numpy.lib._function_base_impl as _function_base_impl
 import numpy.lib._shape_base_impl as _shape_base_impl
 
-from . import Decline, implements
+from ._table import Decline, implements
 from ._rebind import rebind
 
 

@@ -8,7 +8,7 @@ import numpy
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 from .. import _transfer
-from . import Decline, implements
+from ._table import Decline, implements
 
 
 def _xp():
@@ -712,18 +712,28 @@ def clip_method(a, min=None, max=None, out=None, **kwargs):
     return xp.minimum(xp.maximum(a, min, **kwargs), max, out=out, **kwargs)
 
 
+def numpy_strides(x, shape, strides):
+    """The strides NumPy's ``as_strided(x, shape)`` gives where they differ from CuPy's, else
+    None: NumPy reads the array interface, so a C-contiguous array with a new ``shape`` and no
+    ``strides`` gets C-contiguous strides for that shape (CuPy keeps the array's own)."""
+    if shape is None or strides is not None or not isinstance(x, _xp().ndarray) or not x.flags.c_contiguous:
+        return None
+    c, step = [], x.itemsize
+    for n in reversed(tuple(shape)):
+        c.append(step)
+        step *= max(n, 1)
+    return tuple(reversed(c))
+
+
 @implements("xpshim.lib.stride_tricks.as_strided", kwargs={"check_bounds", "subok", "writeable", "shape", "strides"})
 def as_strided(x, shape=None, strides=None, subok=False, writeable=True, *, check_bounds=None):
     """numpy.lib.stride_tricks.as_strided with check_bounds= (NumPy 2.5): the view's byte bounds
     against those of the array it views (its base), on the GPU; subok has nothing to keep there."""
-    from .._edges import PASS, _as_strided
-
     if not writeable:
         raise Decline("writeable=False (GPU arrays are always writeable)")
     xp = _xp()
-    view = _as_strided((x, shape, strides), {})
-    if view is PASS:
-        view = xp.lib.stride_tricks.as_strided(x, shape, strides)
+    c = numpy_strides(x, shape, strides)
+    view = xp.lib.stride_tricks.as_strided(x, shape, strides if c is None else c)
     if check_bounds:
         base = x
         while isinstance(base.base, xp.ndarray):

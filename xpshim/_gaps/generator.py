@@ -12,7 +12,7 @@ import math
 import numpy
 from numpy.lib.array_utils import normalize_axis_index
 
-from . import Decline, implements
+from ._table import Decline, implements
 
 
 def _xp():
@@ -535,11 +535,10 @@ def legacy_bytes(rs, length):
 def spawn(holder, n_children):
     """Generator.spawn: children seeded from NumPy's SeedSequence of the same seed, each a GPU
     Generator (CuPy's, seeded from the child sequence) with its host twin."""
-    from .._dispatch import GpuObject
-
     seq = holder._twin.bit_generator.seed_seq  # (NumPy's ValueError/TypeError for a bad n_children)
     out = []
     for child in seq.spawn(n_children):
         seed = int(child.generate_state(1, numpy.uint64)[0] >> numpy.uint64(1))
-        out.append(GpuObject(_xp().random.default_rng(seed), numpy.random.default_rng(child), holder._label))
+        # (holder's own class: the GPU object type of the routing layer above)
+        out.append(type(holder)(_xp().random.default_rng(seed), numpy.random.default_rng(child), holder._label))
     return out

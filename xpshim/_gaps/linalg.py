@@ -7,7 +7,7 @@ call to a top-level function that CuPy has.
 import numpy
 from numpy.lib.array_utils import normalize_axis_tuple
 
-from . import implements
+from ._table import implements
 
 
 def _xp():

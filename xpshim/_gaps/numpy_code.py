@@ -15,8 +15,8 @@ import numpy.lib._function_base_impl as _function_base_impl
 import numpy.lib._histograms_impl as _histograms
 import numpy.lib._polynomial_impl as _polynomial
 
-from . import implements
-from ._rebind import _late, on_device, patch_in, patched, rebind
+from ._table import implements
+from ._rebind import late, on_device, patch_in, patched, rebind
 
 
 def _xp():
@@ -70,8 +70,8 @@ def _broadcast_to(array, shape, subok=False):
     return _xp().broadcast_to(array, shape)
 
 
-_FB = rebind(_function_base_impl, {"np": on_device(broadcast_to=lambda: _broadcast_to)})
-_CF = rebind(_function_base, {"linspace": _late("linspace")})  # (NumPy's passes device= to arange)
+FUNCTION_BASE = rebind(_function_base_impl, {"np": on_device(broadcast_to=lambda: _broadcast_to)})
+_CF = rebind(_function_base, {"linspace": late("linspace")})  # (NumPy's passes device= to arange)
 _SB = rebind(_shape_base)
 def _unsigned_subtract(a, b):
     """NumPy's _unsigned_subtract (a >= b; signed integers subtract in the unsigned type, so
@@ -85,10 +85,10 @@ def _unsigned_subtract(a, b):
     return xp.subtract(a.astype(dt), b.astype(dt))
 
 
-_H = rebind(_histograms, {"_unsigned_subtract": _unsigned_subtract})
+HISTOGRAMS = rebind(_histograms, {"_unsigned_subtract": _unsigned_subtract})
 # (a range that drops values: NumPy's test `np.logical_and.reduce(keep)`, a ufunc method the
 # device namespace has as a function)
-patch_in(_histograms._get_bin_edges, _H, [("np.logical_and.reduce(keep)", "keep.all()")])
+patch_in(_histograms._get_bin_edges, HISTOGRAMS, [("np.logical_and.reduce(keep)", "keep.all()")])
 _PI = rebind(_polynomial, {"eigvals": _eigvals})
 
 
@@ -115,20 +115,20 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
     if isinstance(bins, xp.ndarray) and bins.ndim in (1, 2):
         bins = bins.tolist() if bins.ndim == 1 else list(bins)  # (NumPy reads a count or edges per row)
     if type(sample) in (list, tuple):  # D sequences of N values: NumPy's atleast_2d(sample).T
-        from ._rebind import _holds_device, array
+        from ._rebind import holds_device, array
         from .. import _transfer
-        sample = xp.atleast_2d(array(sample) if _holds_device(sample, xp) else
+        sample = xp.atleast_2d(array(sample) if holds_device(sample, xp) else
                                _transfer.to_device(numpy.asarray(sample), "histogramdd's samples")).T
     return _histogramdd(sample, bins, range, density, weights)
 
 # (CuPy's argsort takes kind=None or "stable" only; NumPy's insert asks for "mergesort", the same thing)
-implements("xpshim.insert")(patched(_FB.insert, _FB, [("kind='mergesort'", "kind='stable'")]) or _FB.insert)
+implements("xpshim.insert")(patched(FUNCTION_BASE.insert, FUNCTION_BASE, [("kind='mergesort'", "kind='stable'")]) or FUNCTION_BASE.insert)
 implements("xpshim.geomspace")(_CF.geomspace)
 # (CuPy's sinc is a ufunc of the input's float kind: float16 of bool, float32 of int16; NumPy's
 # multiplies by pi first, which makes integers and booleans float64)
-implements("xpshim.sinc", replaces=True)(_FB.sinc)
+implements("xpshim.sinc", replaces=True)(FUNCTION_BASE.sinc)
 implements("xpshim.unstack")(_SB.unstack)
-implements("xpshim.histogram_bin_edges")(_H.histogram_bin_edges)
+implements("xpshim.histogram_bin_edges")(HISTOGRAMS.histogram_bin_edges)
 implements("xpshim.polyder")(_PI.polyder)
 # (CuPy's roots takes real symmetric companion matrices only: eigvalsh)
 implements("xpshim.roots", replaces=True)(_PI.roots)
@@ -142,9 +142,9 @@ def _host_bounds(pair):
     return tuple(_transfer.to_host(v, "trim_zeros bounds") if isinstance(v, xp.ndarray) else v for v in pair)
 
 
-patch_in(_FB.trim_zeros, _FB, [("start, stop = _arg_trim_zeros(filt_)",
+patch_in(FUNCTION_BASE.trim_zeros, FUNCTION_BASE, [("start, stop = _arg_trim_zeros(filt_)",
                                 "start, stop = _host_bounds(_arg_trim_zeros(filt_))")], _host_bounds=_host_bounds)
-implements("xpshim.trim_zeros", kwargs={"axis"})(_FB.trim_zeros)
+implements("xpshim.trim_zeros", kwargs={"axis"})(FUNCTION_BASE.trim_zeros)
 
 
 @implements("xpshim.polyint")
@@ -180,10 +180,10 @@ def _lerp(a, b, t, out=None):
     return lerp
 
 
-patch_in(_FB._quantile, _FB, [("arr.partition(", "_sorted_in_place(arr, ")],
+patch_in(FUNCTION_BASE._quantile, FUNCTION_BASE, [("arr.partition(", "_sorted_in_place(arr, ")],
          _sorted_in_place=_sorted_in_place, _lerp=_lerp)
-implements("xpshim.quantile", kwargs={"weights", "method"})(_FB.quantile)
-implements("xpshim.percentile", kwargs={"weights", "method"})(_FB.percentile)
+implements("xpshim.quantile", kwargs={"weights", "method"})(FUNCTION_BASE.quantile)
+implements("xpshim.percentile", kwargs={"weights", "method"})(FUNCTION_BASE.percentile)
 
 # pad: CuPy's own lacks mode="median" and NumPy's argument checks (pad_width's type and
 # shape, negative widths, stat_length), and refuses arrays NumPy takes; NumPy's pad is Python

@@ -20,7 +20,8 @@ not cover it declines; the call then runs on the host, visibly.
 
 import numpy
 
-from . import Decline, _steps, implements
+from . import _steps
+from ._table import Decline, implements
 from .. import _backend, _kernels
 
 # (lcm is not here: where its products wrap around, the grouping changes the result)

@@ -8,19 +8,7 @@ show speed or CUDA's numerics. The module acting as ``cupy`` is ``xpshim._simgpu
 ``kernels`` compiles CuPy's ``ElementwiseKernel`` with the host's C++ compiler.
 """
 
-import json
-import os
-
-_api = None
-
-
-def api():
-    """The snapshot of CuPy's API: ``{"cupy": version, "modules": ..., "classes": ...}``."""
-    global _api
-    if _api is None:
-        with open(os.path.join(os.path.dirname(__file__), "api.json")) as f:
-            _api = json.load(f)
-    return _api
+from .apidata import api
 
 
 def version():

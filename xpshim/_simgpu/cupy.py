@@ -14,7 +14,8 @@ import weakref
 
 import numpy
 
-from . import api, kernels
+from . import kernels
+from .apidata import api
 
 _API = api()
 _NDARRAY = _API["classes"]["ndarray"]
@@ -589,4 +590,6 @@ _DEVICE = _Device()
 # NumPy formulas run through it here, and through NVRTC on a GPU). Without a compiler
 # the name is absent, and xpshim's kernels are not used (CuPy's ufuncs, NumPy's loops, run).
 if kernels.compiler():
-    ElementwiseKernel = kernels.ElementwiseKernel
+    class ElementwiseKernel(kernels.ElementwiseKernel):
+        __doc__ = kernels.ElementwiseKernel.__doc__
+        ndarray, wrap = ndarray, staticmethod(_wrap)

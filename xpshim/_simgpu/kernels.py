@@ -72,6 +72,12 @@ def _library(source):
 
 
 class ElementwiseKernel:
+    """CuPy's ``ElementwiseKernel`` over the simulated arrays. The array module subclasses it
+    with its ``ndarray`` type and ``wrap`` function (this module sits below it)."""
+
+    ndarray = None
+    wrap = None
+
     def __init__(self, in_params, out_params, operation, name="kernel", reduce_dims=True, preamble="",
                  no_return=False, return_tuple=False, loop_prep="", after_loop="", options=()):
         self.ins, self.outs = _params(in_params), _params(out_params)
@@ -87,13 +93,11 @@ class ElementwiseKernel:
         return "\n".join(lines)
 
     def __call__(self, *args):
-        from . import cupy as sim
-
         nin = len(self.ins)
         ins, outs = args[:nin], args[nin:]
-        first = next(a for a in ins if type(a) is sim.ndarray or isinstance(a, numpy.generic))
+        first = next(a for a in ins if type(a) is self.ndarray or isinstance(a, numpy.generic))
         dt = first.dtype
-        hs = [numpy.asarray(a._h if type(a) is sim.ndarray else a) for a in ins]
+        hs = [numpy.asarray(a._h if type(a) is self.ndarray else a) for a in ins]
         if any(h.dtype != dt for h in hs):
             raise TypeError(f"{self.name}: arguments of T differ in dtype")
         shape = numpy.broadcast_shapes(*[h.shape for h in hs], *[o.shape for o in outs])
@@ -107,5 +111,5 @@ class ElementwiseKernel:
                 o._h[...] = r
             got = list(outs)
         else:
-            got = [sim._wrap(r) for r in res]
+            got = [self.wrap(r) for r in res]
         return got[0] if len(got) == 1 else tuple(got)
