@@ -17,9 +17,20 @@ import weakref
 
 import numpy
 
-from . import chunk_type, chunk_bytes, current, scheduler, by_value
+from .settings import by_value, chunk_bytes, chunk_type, current, scheduler
 from .. import _transfer
 from .._ndarray import c_strides
+
+# Dask mode's routing (``routing.py``, which builds on this module): DaskArray's NumPy protocols
+# hand their calls to it. Set by the package's ``enable()``.
+_routing = None
+
+
+def route_with(routing):
+    """Answer DaskArray's NumPy protocols (``__array_ufunc__``, ``__array_function__``, methods
+    NumPy arrays have) with ``routing``."""
+    global _routing
+    _routing = routing
 
 # Chunk converters, run on the workers (by value: workers need no xpshim).
 _CONVERT_SRC = '''
@@ -280,14 +291,10 @@ class DaskArray:
 
     # -- NumPy protocols: NumPy's functions on DaskArrays route as xpshim's do ---------
     def __array_ufunc__(self, uf, method, *inputs, **kwargs):
-        from . import routing
-
-        return routing.ufunc_call(uf, method, inputs, kwargs)
+        return _routing.ufunc_call(uf, method, inputs, kwargs)
 
     def __array_function__(self, func, types, args, kwargs):
-        from . import routing
-
-        return routing.function_call(func, args, kwargs)
+        return _routing.function_call(func, args, kwargs)
 
     def __array_namespace__(self, api_version=None):
         from .. import _namespace
@@ -297,9 +304,7 @@ class DaskArray:
         return xpshim
 
     def __getattr__(self, name):
-        from . import routing
-
-        return routing.method(self, name)
+        return _routing.method(self, name)
 
     def __dir__(self):
         return sorted(set(dir(numpy.ndarray)) | set(type(self).__dict__))

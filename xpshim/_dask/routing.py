@@ -21,7 +21,7 @@ import types
 
 import numpy
 
-from . import chunk_bytes, current
+from .settings import chunk_bytes, current
 from .array import DaskArray, compute, dask_value, gather, to_cluster, wrap
 from .. import _device, _dispatch, _fallback, _namespace, _signatures, _transfer
 from .._registry import MUTATING_METHODS, NO_OP_KWARGS, NUMPY_OWN, SEQUENCE_PARAMS, UFUNC_ACCUMULATE, UFUNC_REDUCE
