@@ -66,7 +66,21 @@ if _config.report_path:
 
     atexit.register(_write_report)  # (here, not in _transfer: a run that never copies still reports)
 
-from . import _imports, _warnlines  # noqa: E402
+from . import _imports, _lazy, _warnlines  # noqa: E402
+
+
+def _wire_array():
+    """The GPU array type's calls into the layers above it (xpshim/_ndarray.py's ``above``),
+    handed in when that module first loads: on the GPU path only."""
+    from . import _fallback, _flatiter, _foreign, _namespace, _ndarray
+
+    above = _ndarray.above
+    above.namespace = _namespace.package()
+    above.ufunc_for, above.function_for = _namespace.ufunc_for, _namespace.function_for
+    above.fallback, above.foreign_call, above.flatiter = _fallback, _foreign.call, _flatiter
+
+
+_lazy.after_import("xpshim._ndarray", _wire_array)
 
 _imports.install()  # `import xpshim.linalg` and friends, each built when first imported
 _warnlines.install()  # NumPy's RuntimeWarnings from inside xpshim's wrappers told at the user's line

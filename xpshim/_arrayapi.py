@@ -21,7 +21,7 @@ Calls without ``device=`` and ``copy=`` never come here: the CPU path stays NumP
 
 import numpy
 
-from . import _backend, _device, _placement, _transfer
+from . import _backend, _device, _ndarray, _placement, _transfer
 from ._ndarray import host, ndarray, wrap
 
 API_VERSION = numpy.__array_api_version__  # the version NumPy implements; xpshim follows NumPy
@@ -276,9 +276,7 @@ def _namespace(self, api_version=None):
     """The array API namespace of a GPU array: ``xpshim`` (versions checked as NumPy checks them)."""
     if api_version is not None:
         _NP0.__array_namespace__(api_version=api_version)  # NumPy's ValueError for what it does not support
-    import xpshim
-
-    return xpshim
+    return _ndarray.above.namespace
 
 
 def _dlpack(self, /, *, stream=None, max_version=None, dl_device=None, copy=None):

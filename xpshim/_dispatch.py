@@ -17,7 +17,7 @@ import numpy
 from . import (_arrayapi, _backend, _device, _docparams, _edges, _exact, _fallback, _gaps, _hostfast, _placement,
                _signatures, _transfer)
 from ._errors import OutOfMemoryError
-from ._ndarray import dev, fresh, host, ndarray, on_host_part, wrap
+from ._ndarray import dev, fresh, host, host_only_dtype, ndarray, on_host_part, wrap
 from ._registry import (ARRAY_PARAMS, METHOD_ARRAY_ARGS, NO_OP_KWARGS, SEQUENCE_PARAMS, SEQUENCE_PARAMS_OF,
                         WRITES_INTO)
 
@@ -147,17 +147,6 @@ _FILLS = frozenset({"xpshim.full", "xpshim.full_like"})
 _DTYPE_READERS = frozenset({"xpshim.can_cast", "xpshim.result_type", "xpshim.min_scalar_type"})
 # Functions whose answer is their first argument sliced, in its own type (a list stays a list)
 _SLICES_INPUT = frozenset({"xpshim.trim_zeros"})
-
-
-def host_only_dtype(dt):
-    """True for dtypes CuPy has no arrays of (object, strings, datetimes, structured, void, and
-    the extended-precision longdouble and clongdouble)."""
-    try:
-        d = numpy.dtype(dt)
-    except TypeError:
-        return False
-    return d.kind not in "biufc" or (d.kind in "fc" and d.itemsize > (8 if d.kind == "f" else 16)) or \
-        not d.isnative
 
 
 def _host_class(x):

@@ -11,7 +11,7 @@ import numpy
 
 from . import _callsite, _config, _transfer
 from ._errors import FallbackError, FallbackWarning
-from ._ndarray import host, ndarray, wrap
+from ._ndarray import host, host_only_dtype, ndarray, wrap
 
 _warned = set()
 
@@ -28,8 +28,6 @@ def to_host(x, reason):
 
 def _to_device(r):
     if type(r) is numpy.ndarray:
-        from ._dispatch import host_only_dtype
-
         if host_only_dtype(r.dtype):
             return r  # object, strings, ... have no GPU form: NumPy's array, as np.array(..., dtype=object)
         return wrap(_transfer.to_device(r, "fallback result"))

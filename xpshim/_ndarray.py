@@ -167,6 +167,19 @@ _bind_cupy()
 _SCALARS = (int, float, complex, bool)
 
 
+class _Above:
+    """What the array type calls in the layers above it: the namespace (``x.clip`` is
+    ``xpshim.clip``), its ufunc and function lookups (``__array_ufunc__``,
+    ``__array_function__``), the host fallback, other libraries' ufuncs and ``x.flat``. The
+    package ``__init__`` hands them in when this module loads (``_wire_array``), so that this
+    layer imports nothing above it."""
+
+    namespace = ufunc_for = function_for = fallback = foreign_call = flatiter = None
+
+
+above = _Above()
+
+
 def dev(x, reason="NumPy array argument"):
     """The device form of one argument: CuPy arrays stay, host arrays move (counted)."""
     t = type(x)
@@ -206,6 +219,17 @@ def _hview(x):
     if hv is None:
         hv = x._hv = _storage.host_view(x._d, x._st)
     return hv
+
+
+def host_only_dtype(dt):
+    """True for dtypes CuPy has no arrays of (object, strings, datetimes, structured, void, and
+    the extended-precision longdouble and clongdouble)."""
+    try:
+        d = numpy.dtype(dt)
+    except TypeError:
+        return False
+    return d.kind not in "biufc" or (d.kind in "fc" and d.itemsize > (8 if d.kind == "f" else 16)) or \
+        not d.isnative
 
 
 def host_value(v):
@@ -479,15 +503,11 @@ class ndarray(metaclass=_NdarrayMeta):
     @property
     def flat(self):
         """A flat iterator (NumPy's flatiter: indexing and assignment, next(), base, index, coords)."""
-        from ._flatiter import FlatIter
-
-        return FlatIter(self)
+        return above.flatiter.FlatIter(self)
 
     @flat.setter
     def flat(self, value):
-        from ._flatiter import assign
-
-        assign(self, value)
+        above.flatiter.assign(self, value)
 
     @property
     def ctypes(self):
@@ -612,8 +632,7 @@ class ndarray(metaclass=_NdarrayMeta):
     def clip(self, min=None, max=None, out=None, **kwargs):
         """``numpy.ndarray.clip``: as ``xpshim.clip`` (NumPy's NaN propagation, its handling of
         a missing bound)."""
-        from . import clip
-        return clip(self, min, max, out=out, **kwargs)
+        return above.namespace.clip(self, min, max, out=out, **kwargs)
 
     def copy(self, order="C"):
         """A copy on the same device."""
@@ -626,17 +645,11 @@ class ndarray(metaclass=_NdarrayMeta):
         if isinstance(dtype, builtins.type) and issubclass(dtype, (ndarray, numpy.ndarray)):  # view(ArrayClass)
             dtype, type = None, dtype
         if type is not None and type is not ndarray and type is not numpy.ndarray:
-            from . import _fallback
-
             kw = {"type": type} if dtype is None else {"dtype": dtype, "type": type}  # (NumPy reads None as float64)
-            return _fallback.run_method(self, "view", (), kw, f"{type.__name__} arrays live on the host")
+            return above.fallback.run_method(self, "view", (), kw, f"{type.__name__} arrays live on the host")
         if dtype is not None and type is None:
-            from ._dispatch import host_only_dtype
-
             if host_only_dtype(dtype):  # (structured, void, strings: as astype to them, on the host)
-                from . import _fallback
-
-                return _fallback.run_method(self, "view", (dtype,), {}, f"{numpy.dtype(dtype)} arrays live on the "
+                return above.fallback.run_method(self, "view", (dtype,), {}, f"{numpy.dtype(dtype)} arrays live on the "
                                             "host: a view of a host copy, not of the GPU memory")
         r = self._a.view() if dtype is None else self._a.view(dtype)
         if dtype is not None and _misaligned(r):
@@ -796,8 +809,6 @@ class ndarray(metaclass=_NdarrayMeta):
 
     # -- NumPy protocols: NumPy ufuncs on GPU arrays run on the GPU --------
     def __array_ufunc__(self, uf, method, *inputs, **kwargs):
-        from . import _namespace
-
         on_host = _host_args(inputs, kwargs)
         if on_host is not None:  # data a loop moved to the host, and no GPU data: NumPy's ufunc there
             r = getattr(uf, method)(*on_host[0], **on_host[1])
@@ -806,11 +817,9 @@ class ndarray(metaclass=_NdarrayMeta):
                 outs = out if type(out) is tuple else (out,)
                 return outs[0] if len(outs) == 1 else outs
             return r
-        xu = _namespace.ufunc_for(uf)
+        xu = above.ufunc_for(uf)
         if xu is None:  # SciPy's, an object ufunc (np.frompyfunc): _foreign
-            from . import _foreign
-
-            return _foreign.call(uf, method, inputs, kwargs)
+            return above.foreign_call(uf, method, inputs, kwargs)
         return getattr(xu, method)(*inputs, **kwargs)
 
     def __array_function__(self, func, types, args, kwargs):
@@ -818,8 +827,6 @@ class ndarray(metaclass=_NdarrayMeta):
         code, reading GPU arrays as counted host copies, as without this protocol; but those
         that write into an argument (``numpy.put_along_axis(x, ...)``, ``copyto``, ``place``, ...)
         run as xpshim's, on the GPU, so that the write lands in ``x`` and not in a lost copy."""
-        from . import _namespace
-
         if not all(t is ndarray or issubclass(t, numpy.ndarray) for t in types):
             return NotImplemented
         on_host = _host_args(args, kwargs)
@@ -830,10 +837,10 @@ class ndarray(metaclass=_NdarrayMeta):
             # a view (np.ravel, np.transpose): made on the GPU, as a view of the storage there
             for x in _arrays_in(args, kwargs):
                 x._a  # (moves the storage back: counted)
-            f = _namespace.function_for(func)
+            f = above.function_for(func)
             if f is not None:
                 return f(*args, **kwargs)
-        f = _namespace.function_for(func) if _writes(func.__name__, args, kwargs) else None
+        f = above.function_for(func) if _writes(func.__name__, args, kwargs) else None
         if f is None or _ARRAY_FUNCTION.active is func:  # (xpshim's own call of NumPy's func)
             return func._implementation(*args, **kwargs)
         outer, _ARRAY_FUNCTION.active = _ARRAY_FUNCTION.active, func
