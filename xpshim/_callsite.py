@@ -31,8 +31,3 @@ def user_frame(depth=2):
             return f.f_code.co_filename, f.f_lineno, f.f_globals
         f = f.f_back
     return first.f_code.co_filename, first.f_lineno, first.f_globals
-
-
-def where(depth=3):
-    fn, line, _ = user_frame(depth)
-    return f"{fn}:{line}"

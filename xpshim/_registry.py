@@ -59,10 +59,6 @@ NUMPY_OWN = frozenset({
     "polynomial.polyutils.trimseq",
 })
 
-# Creation from host data: the result goes to the current device whatever the
-# input is (hand-written in _handwritten.py; CuPy's versions would copy uncounted).
-CREATION_FROM_DATA = ("array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray")
-
 # Parameters that take array-likes: a list or tuple given there becomes a GPU
 # array (counted) on the GPU path, since CuPy refuses lists in most functions.
 ARRAY_PARAMS = frozenset({
