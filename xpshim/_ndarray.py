@@ -140,6 +140,12 @@ def fresh(r, sources=()):
     for s in sources:
         if s is r:  # (a raw CuPy argument handed back)
             return _own(r, pinned=True)
+    if _placement.seeding:  # (auto mode made small arrays on the GPU: see how they are used)
+        line = _placement.seed_use(r.size, sources)
+        if line is not None:  # small work on them: a seed too, or, once that is a loop's, NumPy's
+            if _placement.lines.get(line):
+                return _placement.moved_at_line(r, line)
+            return _placement.seeded(_own(r), line)
     if not _placement.limit <= r.size <= _placement.LINE_CAP or not _config.placing():
         return _own(r)
     line = _placement.birth_line()

@@ -20,7 +20,12 @@ single operation. In auto mode, therefore:
   NumPy from its first iteration when it is called again; a GPU result made at such a line
   makes the lines of its GPU operands remembered too (the inputs of the loop's data).
   An array made so that then goes to the GPU as part of GPU work makes its line forgotten for
-  good (``xpshim.stats()["placement"]["at_loop_lines"]`` counts the arrays, by line).
+  good (``xpshim.stats()["placement"]["at_loop_lines"]`` counts the arrays, by line);
+* a function of the user's code that gives GPU work (or an xpshim call) a large NumPy array,
+  which NumPy's own operators made from small host arrays, is remembered: the small arrays that
+  creation calls make in it later are made on the GPU ("seeds"), so that the broadcast making the
+  large array runs there; a seed line whose arrays only make small results is a loop's, and
+  its arrays are made on the host again (the section at the end of this module).
 
 ``XPSHIM_DEVICE=gpu`` and ``xpshim.device("gpu")`` keep every array on the GPU; none of this
 applies there. Every move is counted in ``xpshim.stats()["placement"]``.
@@ -53,6 +58,7 @@ def refresh():
     """Take the crossover into use (called when the GPU becomes live, and by tests)."""
     global limit
     limit = _config.crossover()[0] if _backend.live else sys.maxsize
+    _transfer.device_use_hook = used_on_device if _backend.live else None  # (large host operands)
 
 
 # ---------------------------------------------------------------- results and creation
@@ -116,6 +122,9 @@ def promote(r, args, kwargs, reason="result"):
         line = birth_line()
         if lines.get(line):
             return made_on_host(r, line)
+    for a in args:
+        if type(a) is numpy.ndarray and a.size >= limit:
+            host_data_used(a)  # (np.zeros_like(c) of a c NumPy's operators made)
     from ._ndarray import wrap
 
     return wrap(_transfer.place_on_device(r, f"{reason} of {r.size} elements"))
@@ -131,6 +140,10 @@ def arrayless(route, args, kwargs):
             return promote(r, args, kwargs)
         return r
     if n < limit:
+        if wide and n:
+            line = seed_line()
+            if line is not None:
+                return seeded(route.gpu(args, kwargs), line)
         return route.npf(*args, **kwargs)
     if lines and n <= LINE_CAP:
         line = birth_line()
@@ -454,13 +467,17 @@ def moved_at_line(a, line, sources=()):
                                                    f"({a.size} elements)"), line)
 
 
-def used_on_device(h):
+def used_on_device(h, reason=""):
     """A NumPy array goes to the GPU for GPU work: if it (or the array it views) was made at a
-    remembered line, that line's arrays are made on the GPU again, from now on. Uses on the
-    forced GPU (``xpshim.device("gpu")``) teach nothing: every array goes there, whatever auto
-    mode would do, so host data used in both keeps what auto mode learnt."""
+    remembered line, that line's arrays are made on the GPU again, from now on; if it is a large
+    operand or argument of GPU work, its user's function is one that broadcasts host data
+    (``host_data_used``). Uses on the forced GPU (``xpshim.device("gpu")``) teach nothing: every
+    array goes there, whatever auto mode would do, so host data used in both keeps what auto
+    mode learnt."""
     if not _config.placing():
         return
+    if reason in _WORK and h.size >= limit:
+        host_data_used(h)
     h = _root(h)
     e = _born.pop(id(h), None)
     if e is not None and e[0]() is h:
@@ -468,7 +485,89 @@ def used_on_device(h):
 
 
 def forget_lines():
-    """Forget every remembered line (tests, and ``xpshim.reset_placement``)."""
+    """Forget every remembered line and function (tests, and ``xpshim.reset_placement``)."""
+    global seeding
+    seeding = False
     lines.clear()
     _born.clear()
-    _transfer.device_use_hook = None
+    wide.clear()
+    seeds.clear()
+    _small_uses.clear()
+    _fed_large.clear()
+    _transfer.device_use_hook = used_on_device if limit != sys.maxsize else None
+
+
+# ---------------------------------------------------------------- functions that broadcast host data
+
+# NumPy's own operators on small NumPy arrays can make large arrays that xpshim never sees made
+# (mandelbrot's x[None, :] + 1j * y[:, None] of two linspaces): they, and all work after them,
+# stay on the host. When such a large NumPy array goes into GPU work or an xpshim call, the
+# user's function making that call is remembered (``wide``); the small arrays that creation
+# calls (linspace, arange, random, asarray, array) make later in it, or in a function it calls,
+# are made on the GPU ("seeds"): NumPy's operators on them are then xpshim's, and the large
+# arrays they broadcast into are made on the GPU. A seed line whose arrays only go into small
+# work (SEED_SMALL_USES small results, none large) is made on the host again (``lines``), and
+# an element loop over a seed moves it to the host as any GPU array's. See docs/placement.md.
+SEED_SMALL_USES = 16
+MAX_WIDE = 4096
+wide = {}  # code object -> True: a function that gave a large NumPy array to GPU work or a call
+seeds = weakref.WeakKeyDictionary()  # storage of a seed -> the line that made it
+seeding = False  # True once a seed was made (read on the GPU's hot path: one attribute)
+_small_uses = {}  # seed line -> small results made from its seeds
+_fed_large = set()  # seed lines whose seeds made a large result: kept on the GPU
+# Transfer reasons of host data going into GPU work (not creation from data: np.asarray(big))
+_WORK = frozenset(("operand", "NumPy array argument", "array-like argument"))
+
+
+def host_data_used(h):
+    """``h``, a NumPy array of at least the crossover, goes into GPU work or an xpshim call:
+    unless a loop works on it on the host, its user's function is remembered as one whose small
+    arrays feed large work (``wide``)."""
+    root = _root(h)
+    if _hosted.get(id(root)) is root or id(root) in _born:  # (a loop's data, kept on the host)
+        return
+    line = birth_line()
+    if line is not None and line[0] not in wide and len(wide) < MAX_WIDE:
+        wide[line[0]] = True
+
+
+def seed_line():
+    """The user's line making a small array now, when that array is to be a seed (made on the
+    GPU: its function, or the one that called it, broadcasts host data), else None."""
+    line = birth_line()
+    if line is None or not (line[0] in wide or line[2] in wide) or lines.get(line):
+        return None
+    return line
+
+
+def seeded(x, line):
+    """``x``, an xpshim GPU array made at ``line``, registered as a seed (``seeds``)."""
+    global seeding
+    st = getattr(x, "_st", None)
+    if st is not None:
+        seeding = True
+        seeds[st] = line
+        x._s = line  # (an element loop over it then remembers the line, as for any GPU array)
+    return x
+
+
+def seed_use(size, sources):
+    """A GPU result of ``size`` elements made from ``sources`` (a call's arguments): a large one
+    keeps the lines of the seeds among them on the GPU for good. A small one is counted against
+    its seeds' line and returned (None when there is none): the result is a seed of that line
+    too, and once the line has made SEED_SMALL_USES small results (a loop's small arrays), it is
+    a NumPy array made at that line (``lines``), as the line's arrays are from then on."""
+    found = None
+    for s in sources:
+        st = getattr(s, "_st", None)
+        line = seeds.get(st) if st is not None else None
+        if line is None or line in _fed_large:
+            continue
+        if size >= limit:
+            _fed_large.add(line)
+            continue
+        n = _small_uses[line] = _small_uses.get(line, 0) + 1
+        if n >= SEED_SMALL_USES and line not in lines and len(lines) < MAX_LINES:
+            lines[line] = True
+        found = line
+    return found
