@@ -263,3 +263,106 @@ def test_a_loop_of_small_work_on_a_seed_comes_back_to_the_host_in_the_same_call(
     numpy.testing.assert_array_equal(y, want)
     assert all(t is numpy.ndarray for t in seen2), "the next call: NumPy's from the start"
     numpy.testing.assert_array_equal(y2, want)
+
+
+def test_small_work_beside_other_gpu_arrays_keeps_a_seed(auto):
+    """nbody's vel + 0.5 * dt * acc, acc from the large work: GPU work anyway, not a loop's sign."""
+    grid_h = numpy.ones((N, N))
+    acc = np.asarray(numpy.ones((N, N))).sum(axis=1)  # (a small GPU result of large work)
+
+    def f(np):
+        np.sqrt(grid_h + 0.0)
+        vel = np.linspace(0.0, 1.0, N)
+        for _ in range(2 * _placement.SEED_SMALL_USES):
+            vel = vel + 0.5 * acc
+        return vel
+
+    got = [f(np) for _ in range(3)]
+    assert all(is_gpu(v) for v in got) and not any(_placement.lines.values())
+    numpy.testing.assert_array_equal(np.asnumpy(got[-1]), f(numpy) + 0 * np.asnumpy(acc))
+
+
+def test_a_long_lived_seed_in_a_loop_of_small_work_settles_on_the_host(auto):
+    """power iteration inside a broadcasting function: M, a seed, moves to the host once its line
+    proves a loop's, and the rest of the loop is NumPy's there."""
+    grid_h = numpy.ones((N, N))
+    data = numpy.random.default_rng(4).uniform(size=(50, 50))
+
+    def f(np):
+        np.sqrt(grid_h + 0.0)
+        M = np.asarray(data)
+        v = np.ones(50) / np.sqrt(50)
+        kinds = []
+        for _ in range(3 * _placement.SEED_SMALL_USES):
+            w = M @ v
+            v = w / np.linalg.norm(w)
+            kinds.append(type(w))
+        return M, v, kinds
+
+    _, want, _ = f(numpy)
+    M, v, kinds = f(np)
+    assert kinds[0] is np.ndarray  # (a seed: on the GPU at first)
+    assert all(k is numpy.ndarray for k in kinds[_placement.SEED_SMALL_USES:])
+    assert type(M) is np.ndarray and M._st.host  # settled: its data on the host, for NumPy's work
+    numpy.testing.assert_allclose(v, want, rtol=1e-12, atol=0)
+    numpy.testing.assert_array_equal(np.asnumpy(M), data)  # (and still the same data, views and all)
+
+
+@pytest.fixture
+def eager(auto):
+    """XPSHIM_SEEDS=eager for one test."""
+    saved = _placement.eager
+    _placement.eager = True
+    _placement.forget_lines()
+    yield
+    _placement.eager = saved
+    _placement.forget_lines()
+
+
+def test_eager_seeds_place_operator_only_broadcasts_at_once(eager, positions):
+    want = nbody_methods(numpy, positions)
+    got = nbody_methods(np, positions)
+    assert all(is_gpu(g) for g in got), "pos made on the GPU at once: dx and all after it run there"
+    for g, w in zip(to_numpy(got), want):
+        numpy.testing.assert_allclose(g, w, rtol=1e-12, atol=0)
+
+
+def _copies_per_run(mod, n, want, runs=3):
+    moves = []
+    for _ in range(runs):
+        np.reset_stats()
+        got = mod.run(np, n)
+        assert workloads.mismatch(mod, workloads.to_host(got), want) is None
+        t = np.stats()["transfers"]
+        moves.append(t["host_to_device"]["count"] + t["device_to_host"]["count"])
+    return moves, got
+
+
+@pytest.mark.filterwarnings("ignore::xpshim.FallbackWarning")
+@pytest.mark.parametrize("name", LOOPS)
+@pytest.mark.parametrize("limit", [None, 64], ids=["default-crossover", "crossover-64"])
+def test_eager_seeds_leave_loop_workloads_as_learnt_mode_once_learnt(eager, crossover, name, limit):
+    """Eager seeds start a loop's small arrays on the GPU; its first runs teach each line, and by
+    the third run (from one calling line) the run copies no more than without seeds (nothing, at
+    the default crossover), and hands back NumPy's arrays where that does."""
+    if limit is not None:
+        crossover(limit)
+    mod = workloads.load(name)
+    n = mod.SIZES["quick"]
+    want = workloads.to_host(mod.run(numpy, n))
+    _placement.eager = False
+    _placement.forget_lines()
+    plain, plain_got = _copies_per_run(mod, n, want)
+    _placement.eager = True
+    _placement.forget_lines()
+    moves, got = _copies_per_run(mod, n, want)
+    assert moves[2] <= plain[2], (moves, plain)
+    if limit is None:
+        assert moves[2] == 0 and not any(type(g) is np.ndarray for g in (got if type(got) is tuple else (got,)))
+
+
+def test_seeds_off_learns_nothing(auto, monkeypatch):
+    monkeypatch.setattr(_placement._config, "seeds", "off")
+    for _ in range(2):
+        x = mandelbrot(np)[0]
+    assert type(x) is numpy.ndarray and not _placement.wide

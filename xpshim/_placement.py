@@ -25,7 +25,8 @@ single operation. In auto mode, therefore:
   which NumPy's own operators made from small host arrays, is remembered: the small arrays that
   creation calls make in it later are made on the GPU ("seeds"), so that the broadcast making the
   large array runs there; a seed line whose arrays only make small results is a loop's, and
-  its arrays are made on the host again (the section at the end of this module).
+  its arrays are made on the host again (the section at the end of this module;
+  ``XPSHIM_SEEDS=eager`` makes seeds in every function, ``off`` in none).
 
 ``XPSHIM_DEVICE=gpu`` and ``xpshim.device("gpu")`` keep every array on the GPU; none of this
 applies there. Every move is counted in ``xpshim.stats()["placement"]``.
@@ -140,7 +141,7 @@ def arrayless(route, args, kwargs):
             return promote(r, args, kwargs)
         return r
     if n < limit:
-        if wide and n:
+        if seek and n:
             line = seed_line()
             if line is not None:
                 return seeded(route.gpu(args, kwargs), line)
@@ -486,8 +487,10 @@ def used_on_device(h, reason=""):
 
 def forget_lines():
     """Forget every remembered line and function (tests, and ``xpshim.reset_placement``)."""
-    global seeding
+    global seeding, seek
     seeding = False
+    seek = eager
+    settled.clear()
     lines.clear()
     _born.clear()
     wide.clear()
@@ -506,13 +509,17 @@ def forget_lines():
 # calls (linspace, arange, random, asarray, array) make later in it, or in a function it calls,
 # are made on the GPU ("seeds"): NumPy's operators on them are then xpshim's, and the large
 # arrays they broadcast into are made on the GPU. A seed line whose arrays only go into small
-# work (SEED_SMALL_USES small results, none large) is made on the host again (``lines``), and
-# an element loop over a seed moves it to the host as any GPU array's. See docs/placement.md.
+# work (SEED_SMALL_USES small results, none large) or are read by NumPy is made on the host
+# again (``lines``), and an element loop over a seed moves it to the host as any GPU array's.
+# XPSHIM_SEEDS=eager makes every function's small arrays seeds. See docs/placement.md.
 SEED_SMALL_USES = 16
 MAX_WIDE = 4096
 wide = {}  # code object -> True: a function that gave a large NumPy array to GPU work or a call
 seeds = weakref.WeakKeyDictionary()  # storage of a seed -> the line that made it
 seeding = False  # True once a seed was made (read on the GPU's hot path: one attribute)
+eager = _config.seeds == "eager"  # (XPSHIM_SEEDS)
+seek = eager  # True when creation calls look for seed lines: eager, or a function is in ``wide``
+settled = weakref.WeakSet()  # seeds a loop's small work moved to the host: NumPy's operations there
 _small_uses = {}  # seed line -> small results made from its seeds
 _fed_large = set()  # seed lines whose seeds made a large result: kept on the GPU
 # Transfer reasons of host data going into GPU work (not creation from data: np.asarray(big))
@@ -523,20 +530,22 @@ def host_data_used(h):
     """``h``, a NumPy array of at least the crossover, goes into GPU work or an xpshim call:
     unless a loop works on it on the host, its user's function is remembered as one whose small
     arrays feed large work (``wide``)."""
+    global seek
     root = _root(h)
-    if _hosted.get(id(root)) is root or id(root) in _born:  # (a loop's data, kept on the host)
-        return
+    if _hosted.get(id(root)) is root or id(root) in _born or _config.seeds == "off":
+        return  # (a loop's data, kept on the host)
     line = birth_line()
     if line is not None and line[0] not in wide and len(wide) < MAX_WIDE:
         wide[line[0]] = True
+        seek = True
 
 
 def seed_line():
     """The user's line making a small array now, when that array is to be a seed (made on the
     GPU: its function, or the one that called it, broadcasts host data), else None."""
     line = birth_line()
-    if line is None or not (line[0] in wide or line[2] in wide) or lines.get(line):
-        return None
+    if line is None or line in lines or not (eager or line[0] in wide or line[2] in wide):
+        return None  # (a line in ``lines`` is a loop's, or was one: made by size, as NumPy's)
     return line
 
 
@@ -557,17 +566,52 @@ def seed_use(size, sources):
     its seeds' line and returned (None when there is none): the result is a seed of that line
     too, and once the line has made SEED_SMALL_USES small results (a loop's small arrays), it is
     a NumPy array made at that line (``lines``), as the line's arrays are from then on."""
-    found = None
-    for s in sources:
-        st = getattr(s, "_st", None)
-        line = seeds.get(st) if st is not None else None
-        if line is None or line in _fed_large:
-            continue
-        if size >= limit:
-            _fed_large.add(line)
-            continue
+    found = []
+    for s in _arrays(sources):
+        line = seeds.get(s._st)
+        if line is None:
+            if size >= limit:
+                continue
+            return None  # (another GPU array among them, of GPU work: the work is the GPU's anyway)
+        found.append((s._st, line))
+    if size >= limit:
+        _fed_large.update(line for _, line in found)
+        return None
+    line = None
+    for st, line in found:
+        if line in _fed_large:
+            return None
         n = _small_uses[line] = _small_uses.get(line, 0) + 1
         if n >= SEED_SMALL_USES and line not in lines and len(lines) < MAX_LINES:
             lines[line] = True
-        found = line
-    return found
+        if lines.get(line):
+            settle(st)
+    return line
+
+
+def _arrays(sources):
+    """The xpshim arrays among a call's arguments, and in lists and tuples among them."""
+    for s in sources:
+        t = type(s)
+        if t is list or t is tuple:
+            yield from (b for b in s if getattr(b, "_st", None) is not None)
+        elif getattr(s, "_st", None) is not None:
+            yield s
+
+
+def read_on_host(x):
+    """A seed's data copied to the host for NumPy (``numpy.asarray(x)``, a NumPy array's item
+    assignment of it): unless its line made a large result, its arrays are made as NumPy arrays
+    from then on (``lines``)."""
+    line = seeds.get(x._st)
+    if line is not None and line not in _fed_large and line not in lines and len(lines) < MAX_LINES:
+        lines[line] = True
+
+
+def settle(st):
+    """Move a seed whose line proved a loop's to the host, for good: operations on it are then
+    NumPy's there (``settled``), as on the parts of an array an element loop moved."""
+    if st not in settled and _storage.movable(st):
+        _storage.to_host(st, f"a loop's small work on an array made on the GPU ({st.d.size} elements)")
+        _host_data(st.h)
+        settled.add(st)
