@@ -46,6 +46,13 @@ def nbody_calls(np, data):
     return pos, dx, (dx * w[:, :, None]).sum(axis=1)
 
 
+def read_only(x):
+    """``x`` made read-only, as the workloads' inputs are (np.asarray of it may then be a GPU copy:
+    no write through it can be lost)."""
+    x.flags.writeable = False
+    return x
+
+
 def to_numpy(r):
     return [np.asnumpy(x) if type(x) is np.ndarray else x for x in r]
 
@@ -94,7 +101,7 @@ def test_operators_alone_teach_nothing(auto, positions):
 def test_a_gather_by_gpu_indices_runs_on_the_gpu_once_learnt(auto):
     """kmeans: centers[labels] of small NumPy centers and GPU labels, added to GPU noise."""
     rng = numpy.random.default_rng(2)
-    centers_h = rng.uniform(0, 20, (8, 3))
+    centers_h = read_only(rng.uniform(0, 20, (8, 3)))
     labels_h = rng.integers(0, 8, 40_000)
     noise_h = rng.normal(size=(40_000, 3))
 
@@ -119,9 +126,10 @@ MAKERS = {
     "arange": lambda np: np.arange(N),
     "arange-float": lambda np: np.arange(0.0, 1.0, 1.0 / N),
     "logspace": lambda np: np.logspace(0, 1, N),
-    "asarray": lambda np: np.asarray(numpy.arange(N) * 0.5),
+    "asarray": lambda np: np.asarray(read_only(numpy.arange(N) * 0.5)),
     "array-list": lambda np: np.array(list(range(N))),
-    "asarray-int32": lambda np: np.asarray(numpy.arange(N, dtype=numpy.int32)),
+    "asarray-int32": lambda np: np.asarray(read_only(numpy.arange(N, dtype=numpy.int32))),
+    "asarray-converted": lambda np: np.asarray(numpy.arange(N, dtype=numpy.int32), dtype=numpy.float64),
 }
 
 
@@ -286,7 +294,7 @@ def test_a_long_lived_seed_in_a_loop_of_small_work_settles_on_the_host(auto):
     """power iteration inside a broadcasting function: M, a seed, moves to the host once its line
     proves a loop's, and the rest of the loop is NumPy's there."""
     grid_h = numpy.ones((N, N))
-    data = numpy.random.default_rng(4).uniform(size=(50, 50))
+    data = read_only(numpy.random.default_rng(4).uniform(size=(50, 50)))
 
     def f(np):
         np.sqrt(grid_h + 0.0)
@@ -366,3 +374,27 @@ def test_seeds_off_learns_nothing(auto, monkeypatch):
     for _ in range(2):
         x = mandelbrot(np)[0]
     assert type(x) is numpy.ndarray and not _placement.wide
+
+
+@pytest.mark.parametrize("name", ["asarray", "asanyarray", "ascontiguousarray", "asfortranarray"])
+def test_a_writable_numpy_array_given_back_is_never_a_seed(auto, name):
+    """np.asarray(v) of a writable NumPy array is v itself, in NumPy: writes through it reach the
+    caller's array, so it stays that array in a broadcasting function too. A read-only one (no
+    write can be lost), or a copy NumPy makes anyway (np.array), is a seed."""
+    grid_h = numpy.ones((N, N))
+    make = getattr(np, name)
+
+    def f(np, v):
+        np.sqrt(grid_h + 0.0)
+        w = getattr(np, name)(v)
+        w *= 2.0
+        return w
+
+    v = numpy.arange(10.0)
+    for _ in range(2):
+        w = f(np, v)
+    assert w is v and v[1] == 4.0  # (the writes of both calls landed in the caller's array)
+    ro = read_only(numpy.arange(10.0))
+    np.sqrt(grid_h + 0.0)  # (this test's function now broadcasts host data)
+    assert is_gpu(make(ro)) and is_gpu(np.array(v))
+    numpy.testing.assert_array_equal(np.asnumpy(make(ro)), ro)

@@ -43,7 +43,7 @@ def _creation(name):
         if host_only_dtype(h.dtype):  # object, string, datetime, structured, longdouble: no GPU form
             return h
         if sized and h.size < _placement.limit:
-            line = _placement.seed_line() if _placement.seek and h.size else None
+            line = _placement.seed_line() if _placement.seek and h.size and _placement.copyable(h, a) else None
             if line is None:
                 return h
             return _placement.seeded(fresh(_transfer.to_device(h, f"{name} of data its function broadcasts")), line)

@@ -549,6 +549,13 @@ def seed_line():
     return line
 
 
+def copyable(h, a):
+    """True when a GPU copy of ``h``, what NumPy's asarray or array made of ``a``, loses no write:
+    ``h`` is new data of its own, or read-only. (``np.asarray(v)`` of a writable NumPy array is
+    ``v`` itself, and writes through it must reach the caller's array: it stays NumPy's.)"""
+    return (h is not a and h.base is None) or not h.flags.writeable
+
+
 def seeded(x, line):
     """``x``, an xpshim GPU array made at ``line``, registered as a seed (``seeds``)."""
     global seeding
