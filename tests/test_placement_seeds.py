@@ -133,6 +133,29 @@ MAKERS = {
 }
 
 
+NOT_SEEDS = {
+    "zeros": lambda np: np.zeros(N), "zeros-dtype": lambda np: np.zeros(N, dtype=numpy.int64),
+    "ones": lambda np: np.ones((2, N // 2)), "full": lambda np: np.full(N, 2.0), "eye": lambda np: np.eye(10),
+    "random.rand": lambda np: np.random.rand(N), "random.uniform": lambda np: np.random.uniform(0, 1, N),
+    "random.normal": lambda np: np.random.normal(size=N),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NOT_SEEDS))
+def test_constants_and_random_draws_are_never_seeds(auto, name):
+    """Small constants and random draws in a broadcasting function stay NumPy's: the draws keep
+    NumPy's stream of numbers."""
+    make = NOT_SEEDS[name]
+
+    def f(np):
+        np.sqrt(numpy.ones((N, N)))  # (f broadcasts host data)
+        return make(np)
+
+    for _ in range(2):
+        x = f(np)
+    assert type(x) is numpy.ndarray
+
+
 @pytest.mark.parametrize("name", sorted(MAKERS))
 def test_every_creation_from_data_or_ranges_makes_seeds(auto, name):
     make = MAKERS[name]
@@ -148,18 +171,6 @@ def test_every_creation_from_data_or_ranges_makes_seeds(auto, name):
     numpy.testing.assert_array_equal(np.asnumpy(v), want[0])
     numpy.testing.assert_array_equal(np.asnumpy(grid), want[1])
     assert np.asnumpy(v).dtype == want[0].dtype and np.asnumpy(grid).dtype == want[1].dtype
-
-
-def test_constants_of_small_shapes_stay_numpy_arrays(auto):
-    """np.zeros(5) in a broadcasting function: still NumPy's (the fast path for small shapes)."""
-    def f(np):
-        v = np.linspace(0.0, 1.0, N)
-        grid = v[:, None] * v[None, :]
-        np.sqrt(grid)
-        return np.zeros(5), np.ones((2, 3))
-
-    f(np)
-    assert all(type(a) is numpy.ndarray for a in f(np))
 
 
 def test_seeds_used_only_in_small_work_are_made_on_the_host_again(auto):

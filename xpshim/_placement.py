@@ -141,7 +141,7 @@ def arrayless(route, args, kwargs):
             return promote(r, args, kwargs)
         return r
     if n < limit:
-        if seek and n:
+        if seek and n and route.name in SEEDABLE:
             line = seed_line()
             if line is not None:
                 return seeded(route.gpu(args, kwargs), line)
@@ -522,6 +522,10 @@ seek = eager  # True when creation calls look for seed lines: eager, or a functi
 settled = weakref.WeakSet()  # seeds a loop's small work moved to the host: NumPy's operations there
 _small_uses = {}  # seed line -> small results made from its seeds
 _fed_large = set()  # seed lines whose seeds made a large result: kept on the GPU
+# The creation functions whose small arrays may be seeds: ranges (with np.asarray and np.array of
+# data). Constants stay NumPy's (rarely what is broadcast, and np.zeros(5) takes the cheapest path),
+# and so do random draws: their numbers are NumPy's stream, not CuPy's, whatever was learnt.
+SEEDABLE = frozenset(("xpshim.linspace", "xpshim.logspace", "xpshim.geomspace", "xpshim.arange"))
 # Transfer reasons of host data going into GPU work (not creation from data: np.asarray(big))
 _WORK = frozenset(("operand", "NumPy array argument", "array-like argument"))
 
