@@ -409,3 +409,21 @@ def test_a_writable_numpy_array_given_back_is_never_a_seed(auto, name):
     np.sqrt(grid_h + 0.0)  # (this test's function now broadcasts host data)
     assert is_gpu(make(ro)) and is_gpu(np.array(v))
     numpy.testing.assert_array_equal(np.asnumpy(make(ro)), ro)
+
+
+def test_seeds_in_a_forced_gpu_block_stay_on_the_gpu(auto):
+    """xpshim.device("gpu") keeps every array on the GPU, seeds' small work included, and what
+    is done there teaches auto mode nothing."""
+    grid_h = numpy.ones((N, N))
+
+    def f(np):
+        np.sqrt(grid_h + 0.0)
+        return np.linspace(0.0, 1.0, 10)
+
+    s = f(np)
+    assert is_gpu(s)
+    with np.device("gpu"):
+        for _ in range(2 * _placement.SEED_SMALL_USES):
+            s = s * 1.0
+        numpy.asarray(s)
+    assert is_gpu(s) and not _placement.lines

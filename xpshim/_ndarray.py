@@ -140,7 +140,7 @@ def fresh(r, sources=()):
     for s in sources:
         if s is r:  # (a raw CuPy argument handed back)
             return _own(r, pinned=True)
-    if _placement.seeding:  # (auto mode made small arrays on the GPU: see how they are used)
+    if _placement.seeding and _config.placing():  # (auto mode made small arrays on the GPU: their use)
         line = _placement.seed_use(r.size, sources)
         if line is not None:  # small work on them: a seed too, or, once that is a loop's, NumPy's
             if _placement.lines.get(line):

@@ -615,7 +615,8 @@ def read_on_host(x):
     assignment of it): unless its line made a large result, its arrays are made as NumPy arrays
     from then on (``lines``)."""
     line = seeds.get(x._st)
-    if line is not None and line not in _fed_large and line not in lines and len(lines) < MAX_LINES:
+    if line is not None and line not in _fed_large and line not in lines and len(lines) < MAX_LINES \
+            and _config.placing():  # (the forced GPU teaches nothing)
         lines[line] = True
 
 
