@@ -196,6 +196,7 @@ VARIABLES = {
     "XPSHIM_DASK_CHUNK_TYPE": (["tpu", "gpu"], "use one of auto, numpy, cupy", "cupy"),
     "XPSHIM_DASK_CHUNK_BYTES": (["lots", "0", "-1MiB", "12 parsecs"], "256MiB", "64MiB"),
     "XPSHIM_SIMULATE_GPU": (["yes", "2", "true"], "use one of 0, 1", "1"),
+    "XPSHIM_SEEDS": (["always", "1"], "use one of learn, eager, off", "eager"),
 }
 # Set by xpshim itself, not by users: `python -m xpshim run` hands its import scope to the
 # multiprocessing children it starts (xpshim/_scope.py)

@@ -69,6 +69,10 @@ def _read_report():
 
 
 report_path = _read_report()
+# Auto mode's seeds (docs/placement.md): small arrays made on the GPU in functions that broadcast
+# host data ("learn"), in every function until a line proves a loop's ("eager"), or never ("off").
+SEEDS = ("learn", "eager", "off")
+seeds = _read("XPSHIM_SEEDS", SEEDS, "learn")
 simulate_gpu = _read("XPSHIM_SIMULATE_GPU", ("0", "1"), "0") == "1"
 
 # The size-aware placement of auto mode (xpshim/_placement.py). The default sits between the

@@ -42,7 +42,12 @@ def _creation(name):
         h = npf(a, dtype, *args, **kwargs)
         if host_only_dtype(h.dtype):  # object, string, datetime, structured, longdouble: no GPU form
             return h
-        if sized and (h.size < _placement.limit or _placement.lines and _placement.made_here(h)):
+        if sized and h.size < _placement.limit:
+            line = _placement.seed_line() if _placement.seek and h.size and _placement.copyable(h, a) else None
+            if line is None:
+                return h
+            return _placement.seeded(fresh(_transfer.to_device(h, f"{name} of data its function broadcasts")), line)
+        if sized and _placement.lines and _placement.made_here(h):
             return h
         return fresh(_transfer.to_device(h, name))
 

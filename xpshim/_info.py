@@ -32,7 +32,8 @@ def report():
     lines.append(f"  device        {_device.current_device()}  ({_device.why_device()})")
     lines.append(f"  XPSHIM_DEVICE={_config.requested_device}  XPSHIM_FALLBACK={_config.fallback_policy}  "
                  f"XPSHIM_TRANSFERS={_config.transfer_policy}  XPSHIM_REPORT={_config.report_path or '-'}  "
-                 f"XPSHIM_CROSSOVER={_config.crossover_env if _config.crossover_env is not None else '-'}")
+                 f"XPSHIM_CROSSOVER={_config.crossover_env if _config.crossover_env is not None else '-'}  "
+                 f"XPSHIM_SEEDS={_config.seeds}")
     n, source = _device.crossover()
     if _device.placing():
         use = (f"in use: arrays under {n} elements stay on the CPU, larger ones go to the GPU; a GPU array "

@@ -140,6 +140,12 @@ def fresh(r, sources=()):
     for s in sources:
         if s is r:  # (a raw CuPy argument handed back)
             return _own(r, pinned=True)
+    if _placement.seeding and _device.placing():  # (auto mode made small arrays on the GPU: their use)
+        line = _placement.seed_use(r.size, sources)
+        if line is not None:  # small work on them: a seed too, or, once that is a loop's, NumPy's
+            if _placement.lines.get(line):
+                return _placement.moved_at_line(r, line)
+            return _placement.seeded(_own(r), line)
     if not _placement.limit <= r.size <= _placement.LINE_CAP or not _device.placing():
         return _own(r)
     line = _placement.birth_line()
@@ -208,6 +214,8 @@ def operand(x):
 
 def host(x, reason):
     """A NumPy copy of a GPU array (counted; data placed on the host is copied there)."""
+    if _placement.seeding:  # (a small array auto mode made on the GPU, read by NumPy: a host line)
+        _placement.read_on_host(x)
     if x._st.host:
         return _hview(x).copy()
     return _transfer.to_host(x._a, reason)
@@ -1048,9 +1056,11 @@ def _host_operand(x):
 
 
 def on_host_part(x):
-    """True for a view of part of an array whose data a loop moved to the host (``x[i]``, ``x[k:, k]``):
-    operations on it run there, on NumPy, as on the loop's elements."""
-    return x._st.host and x._b is not None
+    """True for a view of part of an array whose data a loop moved to the host (``x[i]``, ``x[k:, k]``),
+    or for a small array auto mode made on the GPU that a loop's small work moved there
+    (``_placement.settle``): operations on it run there, on NumPy, as on the loop's elements."""
+    st = x._st
+    return st.host and (x._b is not None or st in _placement.settled)
 
 
 def _binary(op, hop):

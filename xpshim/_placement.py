@@ -20,7 +20,13 @@ single operation. In auto mode, therefore:
   NumPy from its first iteration when it is called again; a GPU result made at such a line
   makes the lines of its GPU operands remembered too (the inputs of the loop's data).
   An array made so that then goes to the GPU as part of GPU work makes its line forgotten for
-  good (``xpshim.stats()["placement"]["at_loop_lines"]`` counts the arrays, by line).
+  good (``xpshim.stats()["placement"]["at_loop_lines"]`` counts the arrays, by line);
+* a function of the user's code that gives GPU work (or an xpshim call) a large NumPy array,
+  which NumPy's own operators made from small host arrays, is remembered: the small arrays that
+  creation calls make in it later are made on the GPU ("seeds"), so that the broadcast making the
+  large array runs there; a seed line whose arrays only make small results is a loop's, and
+  its arrays are made on the host again (the section at the end of this module;
+  ``XPSHIM_SEEDS=eager`` makes seeds in every function, ``off`` in none).
 
 ``XPSHIM_DEVICE=gpu`` and ``xpshim.device("gpu")`` keep every array on the GPU; none of this
 applies there. Every move is counted in ``xpshim.stats()["placement"]``.
@@ -54,9 +60,7 @@ def refresh():
     """Take the crossover into use (when the GPU becomes live, and by tests)."""
     global limit
     limit = _device.crossover()[0] if _backend.live else sys.maxsize
-
-
-refresh()
+    _transfer.device_use_hook = used_on_device if _backend.live else None  # (large host operands)
 
 
 # ---------------------------------------------------------------- results and creation
@@ -122,6 +126,9 @@ def promote(r, args, kwargs, reason="result"):
         line = birth_line()
         if lines.get(line):
             return made_on_host(r, line)
+    for a in args:
+        if type(a) is numpy.ndarray and a.size >= limit:
+            host_data_used(a)  # (np.zeros_like(c) of a c NumPy's operators made)
     return _transfer.place_on_device(r, f"{reason} of {r.size} elements")
 
 
@@ -136,6 +143,10 @@ def arrayless(route, args, kwargs):
             return promote(r, args, kwargs)
         return r
     if n < limit:
+        if seek and n and route.name in SEEDABLE:
+            line = seed_line()
+            if line is not None:
+                return seeded(route.gpu(args, kwargs), line)
         return route.npf(*args, **kwargs)
     if lines and n <= LINE_CAP:
         line = birth_line()
@@ -448,13 +459,17 @@ def moved_at_line(a, line, sources=()):
                                                    f"({a.size} elements)"), line)
 
 
-def used_on_device(h):
+def used_on_device(h, reason=""):
     """A NumPy array goes to the GPU for GPU work: if it (or the array it views) was made at a
-    remembered line, that line's arrays are made on the GPU again, from now on. Uses on the
-    forced GPU (``xpshim.device("gpu")``) teach nothing: every array goes there, whatever auto
-    mode would do, so host data used in both keeps what auto mode learnt."""
+    remembered line, that line's arrays are made on the GPU again, from now on; if it is a large
+    operand or argument of GPU work, its user's function is one that broadcasts host data
+    (``host_data_used``). Uses on the forced GPU (``xpshim.device("gpu")``) teach nothing: every
+    array goes there, whatever auto mode would do, so host data used in both keeps what auto
+    mode learnt."""
     if not _device.placing():
         return
+    if reason in _WORK and h.size >= limit:
+        host_data_used(h)
     h = _root(h)
     e = _born.pop(id(h), None)
     if e is not None and e[0]() is h:
@@ -462,7 +477,147 @@ def used_on_device(h):
 
 
 def forget_lines():
-    """Forget every remembered line (tests, and ``xpshim.reset_placement``)."""
+    """Forget every remembered line and function (tests, and ``xpshim.reset_placement``)."""
+    global seeding, seek
+    seeding = False
+    seek = eager
+    settled.clear()
     lines.clear()
     _born.clear()
-    _transfer.device_use_hook = None
+    wide.clear()
+    seeds.clear()
+    _small_uses.clear()
+    _fed_large.clear()
+    _transfer.device_use_hook = used_on_device if limit != sys.maxsize else None
+
+
+# ---------------------------------------------------------------- functions that broadcast host data
+
+# NumPy's own operators on small NumPy arrays can make large arrays that xpshim never sees made
+# (mandelbrot's x[None, :] + 1j * y[:, None] of two linspaces): they, and all work after them,
+# stay on the host. When such a large NumPy array goes into GPU work or an xpshim call, the
+# user's function making that call is remembered (``wide``); the small arrays that creation
+# calls (linspace, arange, random, asarray, array) make later in it, or in a function it calls,
+# are made on the GPU ("seeds"): NumPy's operators on them are then xpshim's, and the large
+# arrays they broadcast into are made on the GPU. A seed line whose arrays only go into small
+# work (SEED_SMALL_USES small results, none large) or are read by NumPy is made on the host
+# again (``lines``), and an element loop over a seed moves it to the host as any GPU array's.
+# XPSHIM_SEEDS=eager makes every function's small arrays seeds. See docs/placement.md.
+SEED_SMALL_USES = 16
+MAX_WIDE = 4096
+wide = {}  # code object -> True: a function that gave a large NumPy array to GPU work or a call
+seeds = weakref.WeakKeyDictionary()  # storage of a seed -> the line that made it
+seeding = False  # True once a seed was made (read on the GPU's hot path: one attribute)
+eager = _config.seeds == "eager"  # (XPSHIM_SEEDS)
+seek = eager  # True when creation calls look for seed lines: eager, or a function is in ``wide``
+settled = weakref.WeakSet()  # seeds a loop's small work moved to the host: NumPy's operations there
+_small_uses = {}  # seed line -> small results made from its seeds
+_fed_large = set()  # seed lines whose seeds made a large result: kept on the GPU
+# The creation functions whose small arrays may be seeds: ranges (with np.asarray and np.array of
+# data). Constants stay NumPy's (rarely what is broadcast, and np.zeros(5) takes the cheapest path),
+# and so do random draws: their numbers are NumPy's stream, not CuPy's, whatever was learnt.
+SEEDABLE = frozenset(("xpshim.linspace", "xpshim.logspace", "xpshim.geomspace", "xpshim.arange"))
+# Transfer reasons of host data going into GPU work (not creation from data: np.asarray(big))
+_WORK = frozenset(("operand", "NumPy array argument", "array-like argument"))
+
+
+def host_data_used(h):
+    """``h``, a NumPy array of at least the crossover, goes into GPU work or an xpshim call:
+    unless a loop works on it on the host, its user's function is remembered as one whose small
+    arrays feed large work (``wide``)."""
+    global seek
+    root = _root(h)
+    if _hosted.get(id(root)) is root or id(root) in _born or _config.seeds == "off":
+        return  # (a loop's data, kept on the host)
+    line = birth_line()
+    if line is not None and line[0] not in wide and len(wide) < MAX_WIDE:
+        wide[line[0]] = True
+        seek = True
+
+
+def seed_line():
+    """The user's line making a small array now, when that array is to be a seed (made on the
+    GPU: its function, or the one that called it, broadcasts host data), else None."""
+    line = birth_line()
+    if line is None or line in lines or not (eager or line[0] in wide or line[2] in wide):
+        return None  # (a line in ``lines`` is a loop's, or was one: made by size, as NumPy's)
+    return line
+
+
+def copyable(h, a):
+    """True when a GPU copy of ``h``, what NumPy's asarray or array made of ``a``, loses no write:
+    ``h`` is new data of its own, or read-only. (``np.asarray(v)`` of a writable NumPy array is
+    ``v`` itself, and writes through it must reach the caller's array: it stays NumPy's.)"""
+    return (h is not a and h.base is None) or not h.flags.writeable
+
+
+def seeded(x, line):
+    """``x``, an xpshim GPU array made at ``line``, registered as a seed (``seeds``)."""
+    global seeding
+    st = getattr(x, "_st", None)
+    if st is not None:
+        seeding = True
+        seeds[st] = line
+        x._s = line  # (an element loop over it then remembers the line, as for any GPU array)
+    return x
+
+
+def seed_use(size, sources):
+    """A GPU result of ``size`` elements made from ``sources`` (a call's arguments): a large one
+    keeps the lines of the seeds among them on the GPU for good. A small one is counted against
+    its seeds' line and returned (None when there is none): the result is a seed of that line
+    too, and once the line has made SEED_SMALL_USES small results (a loop's small arrays), it is
+    a NumPy array made at that line (``lines``), as the line's arrays are from then on."""
+    found = []
+    for s in _arrays(sources):
+        line = seeds.get(s._st)
+        if line is None:
+            if size >= limit:
+                continue
+            return None  # (another GPU array among them, of GPU work: the work is the GPU's anyway)
+        found.append((s._st, line))
+    if size >= limit:
+        _fed_large.update(line for _, line in found)
+        return None
+    line = None
+    for st, line in found:
+        if line in _fed_large:
+            return None
+        n = _small_uses[line] = _small_uses.get(line, 0) + 1
+        if n >= SEED_SMALL_USES and line not in lines and len(lines) < MAX_LINES:
+            lines[line] = True
+        if lines.get(line):
+            settle(st)
+    return line
+
+
+def _arrays(sources):
+    """The xpshim arrays among a call's arguments, and in lists and tuples among them."""
+    for s in sources:
+        t = type(s)
+        if t is list or t is tuple:
+            yield from (b for b in s if getattr(b, "_st", None) is not None)
+        elif getattr(s, "_st", None) is not None:
+            yield s
+
+
+def read_on_host(x):
+    """A seed's data copied to the host for NumPy (``numpy.asarray(x)``, a NumPy array's item
+    assignment of it): unless its line made a large result, its arrays are made as NumPy arrays
+    from then on (``lines``)."""
+    line = seeds.get(x._st)
+    if line is not None and line not in _fed_large and line not in lines and len(lines) < MAX_LINES \
+            and _device.placing():  # (the forced GPU teaches nothing)
+        lines[line] = True
+
+
+def settle(st):
+    """Move a seed whose line proved a loop's to the host, for good: operations on it are then
+    NumPy's there (``settled``), as on the parts of an array an element loop moved."""
+    if st not in settled and _storage.movable(st):
+        _storage.to_host(st, f"a loop's small work on an array made on the GPU ({st.d.size} elements)")
+        _host_data(st.h)
+        settled.add(st)
+
+
+refresh()  # (the GPU may be live already when this module loads)

@@ -78,7 +78,7 @@ def to_device(obj, reason, dtype=None):
     """Copy host data (array, list, scalar, anything NumPy accepts) to the GPU."""
     xp = _backend.xp
     if device_use_hook is not None and type(obj) is numpy.ndarray:
-        device_use_hook(obj)
+        device_use_hook(obj, reason)
     host = numpy.asarray(obj, dtype=dtype)
     count_copy("host_to_device", host.nbytes, reason)
     if _fast(xp, host.nbytes) and host.dtype.kind not in "OUSV":

@@ -99,6 +99,8 @@ def _adopt(o, r):
         _owners[id(r)] = o
     else:
         o._base = _owners.get(id(root))
+        if o._base is None:  # (NumPy made r as a view of a buffer of its own, as np.linspace does:
+            _owners[id(root)] = o  # CuPy's result owns its memory, and its views have it as base)
 
 
 def _wrap(r):
