@@ -54,10 +54,10 @@ def make_scripts(tmp):
     return paths
 
 
-def make_images(tmp, python, env):
+def make_images(tmp, python, env, sizes=SIZES):
     """JPEGs of each size, made by the example's own make_example (NumPy and Pillow)."""
     images = {}
-    for w, h in SIZES:
+    for w, h in sizes:
         path = images[(w, h)] = os.path.join(tmp, f"photo_{w}x{h}.jpg")
         code = (f"import sys; sys.path.insert(0, {os.path.join(ROOT, 'examples')!r}); import grayscale; "
                 f"grayscale.make_example({path!r}, {w}, {h})")
@@ -96,9 +96,12 @@ def main(argv=None):
     ap.add_argument("--rounds", type=int, default=21, help="timed runs of each case and library (default 21)")
     ap.add_argument("--device", default="cpu", help="XPSHIM_DEVICE for xpshim's runs (default cpu)")
     ap.add_argument("--xpshim-root", default=ROOT, help="the checkout whose xpshim is timed (default this one)")
+    ap.add_argument("--sizes", default=",".join(f"{w}x{h}" for w, h in SIZES),
+                    help="image sizes of the grayscale runs, WxH[,WxH...] (default %(default)s)")
     ap.add_argument("--out", default=os.path.join(HERE, "results", "startup"),
                     help="path of the results without extension (default benchmarks/results/startup)")
     args = ap.parse_args(argv)
+    sizes = [tuple(int(v) for v in size.lower().split("x")) for size in args.sizes.split(",")]
 
     python = sys.executable
     root = os.path.abspath(args.xpshim_root)
@@ -108,8 +111,14 @@ def main(argv=None):
     env.update(PYTHONPATH=root, XPSHIM_DEVICE=args.device)  # (NumPy's runs get the same path)
     with tempfile.TemporaryDirectory() as tmp:
         env["STARTUP_TMP"] = tmp
-        cases = commands(tmp, python, make_images(tmp, python, env))
-        out = run_once(cases[f"grayscale {SIZES[-1][0]}x{SIZES[-1][1]}"]["xpshim"], env)[1].strip()
+        cases = commands(tmp, python, make_images(tmp, python, env, sizes))
+        largest = f"grayscale {sizes[-1][0]}x{sizes[-1][1]}"
+        # the first run on a machine: CuPy's kernel cache empty (its kernels compiled in the run)
+        cold = {}
+        if args.device != "cpu":
+            cold_env = dict(env, CUPY_CACHE_DIR=os.path.join(tmp, "empty-kernel-cache"))
+            cold[f"{largest}, first run (empty kernel cache)"] = run_once(cases[largest]["xpshim"], cold_env)[0]
+        out = run_once(cases[largest]["xpshim"], env)[1].strip()
         where = run_once([python, "-c", "import xpshim; print(xpshim.__file__)"], env)[1].strip()
         times = {case: {"numpy": [], "xpshim": []} for case in cases}
         for case in cases:  # one untimed round: the file cache, as on any second run
@@ -120,7 +129,7 @@ def main(argv=None):
                 for lib in (("numpy", "xpshim") if i % 2 == 0 else ("xpshim", "numpy")):
                     times[case][lib].append(run_once(cases[case][lib], env)[0])
 
-    results = {}
+    results = {case: {"xpshim_once_ms": t * 1e3} for case, t in cold.items()}
     for case, t in times.items():
         n, x = summary(t["numpy"]), summary(t["xpshim"])
         results[case] = {"numpy": n, "xpshim": x, "speed_vs_numpy": n["median_ms"] / x["median_ms"],
@@ -144,6 +153,9 @@ def write(out, meta, results):
         "|---|---|---|---|---|",
     ]
     for case, r in results.items():
+        if "xpshim_once_ms" in r:
+            lines.append(f"| {case} | | {r['xpshim_once_ms']:.1f} (once) | | |")
+            continue
         n, x = r["numpy"], r["xpshim"]
         lines.append(f"| {case} | {n['median_ms']:.1f} ({n['q1_ms']:.1f}-{n['q3_ms']:.1f}) | "
                      f"{x['median_ms']:.1f} ({x['q1_ms']:.1f}-{x['q3_ms']:.1f}) | {r['extra_ms']:+.1f} | "
