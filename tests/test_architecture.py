@@ -47,7 +47,7 @@ LAYERS = (
     ("placement", ("_placement",)),
     ("array", ("_ndarray", "_arrayapi", "_flatiter", "_nditer", "_foreign")),
     ("corrections", ("_edges", "_exact", "_fused", "_gaps", "_kernels")),
-    ("routing", ("_registry", "_docparams", "_signatures", "_dispatch", "_fallback", "_hostfast", "_hostio")),
+    ("routing", ("_registry", "_docparams", "_signatures", "_dispatch", "_fallback", "_hostfast", "_cpupath", "_hostio")),
     ("namespace", ("_namespace", "_handwritten", "_imports", "__init__")),
     ("plug-ins", ("_dask", "_numba", "_vectorize", "_scope", "_run", "_ipython")),
     ("tools", ("_info", "_coverage", "_explain", "_calibrate", "__main__")),

@@ -19,6 +19,19 @@ from ._errors import DeviceError
 xp = None
 # True once a GPU array may exist; the CPU fast path checks only this.
 live = False
+# Told ``live``'s new value whenever it changes (``when_live_changes``).
+_watchers = []
+
+
+def when_live_changes(fn):
+    """Call ``fn(live)`` each time ``live`` changes: xpshim's ufuncs call NumPy's directly while no
+    GPU array can exist (a Python frame per call is 10-15% of a small ufunc's time)."""
+    _watchers.append(fn)
+
+
+def _tell():
+    for fn in _watchers:
+        fn(live)
 
 
 class GpuStatus(NamedTuple):  # (not a dataclass: that module costs 1 ms of every import)
@@ -120,7 +133,9 @@ def mark_live():
         from . import _ndarray
 
         _ndarray._bind_cupy()  # wrap() recognises CuPy arrays by type from here on
-    live = True
+    if not live:
+        live = True
+        _tell()
     from . import _namespace, _placement
 
     _placement.refresh()
@@ -144,12 +159,14 @@ def install(module, reason="installed by hand", placement=False):
     _raw_types.clear()
     _placement.refresh()
     _namespace.host_copy_numpy_testing()
+    _tell()
 
     def undo():
         global xp, _status, live
         xp, _status, live, _config._default, _config._sized, _ndarray._cupy_ndarray = saved
         _raw_types.clear()
         _placement.refresh()
+        _tell()
     return undo
 
 
