@@ -190,19 +190,26 @@ def main(argv=None):
         sa, sb = _stats(a), _stats(b)
         loops.append({"loop": label, "numpy_us": sa, "xpshim_us": sb, "ratio": sb["median"] / sa["median"]})
     worst = max(rows, key=lambda r: r["excess_us"])
+    small = max((r for r in rows if r["n"] == SMALL), key=lambda r: r["excess_us"])
     met = all(r["excess_us"] <= 0.3 for r in rows) and all(r["ratio"] <= 1.05 for r in loops)
+    # (a call of 1e5 elements varies by microseconds from run to run on a shared machine: an
+    # excess within NumPy's own spread (its slowest run less its fastest) is not xpshim's cost)
+    over = [r for r in rows if r["excess_us"] > 0.3 and r["excess_us"] > r["numpy_us"]["max"] - r["numpy_us"]["min"]]
     meta = {"python": platform.python_version(), "numpy": numpy.__version__, "machine": platform.machine(),
             "cpus": os.cpu_count(), "reps": args.reps, "bar_met": met,
             "median_excess_us": statistics.median(r["excess_us"] for r in rows),
-            "worst": {"call": worst["call"], "n": worst["n"], "excess_us": worst["excess_us"]}}
+            "worst": {"call": worst["call"], "n": worst["n"], "excess_us": worst["excess_us"]},
+            "worst_small": {"call": small["call"], "excess_us": small["excess_us"]},
+            "over_beyond_noise": [f"{r['call']} n={r['n']}" for r in over]}
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "cpu-overhead.json"), "w") as f:
         json.dump({"meta": meta, "calls": rows, "loops": loops}, f, indent=1)
     md = [f"# xpshim on the CPU path against NumPy ({platform.python_version()}, NumPy {numpy.__version__}, "
           f"{os.cpu_count()} CPUs, {args.reps} interleaved runs each)", "",
           f"Median excess {meta['median_excess_us']:+.2f} us; worst {worst['call']} at n={worst['n']}: "
-          f"{worst['excess_us']:+.2f} us. Bar (every call <= NumPy + 0.3 us, loops <= 1.05x): "
-          f"{'met' if met else 'not met'}.", "",
+          f"{worst['excess_us']:+.2f} us; worst at n={SMALL}: {small['call']} {small['excess_us']:+.2f} us. Bar (every call <= NumPy + 0.3 us, loops <= 1.05x): "
+          f"{'met' if met else 'not met'}. Calls over NumPy + 0.3 us by more than NumPy's own spread: "
+          f"{', '.join(meta['over_beyond_noise']) or 'none'}.", "",
           "| call | n | NumPy us (min-max) | xpshim us (min-max) | excess us | ratio |", "|---|---:|---:|---:|---:|---:|"]
     for r in rows:
         a, b = r["numpy_us"], r["xpshim_us"]

@@ -166,12 +166,16 @@ def _creation(name, build):
     keywords, which the hand-written one reads."""
     npf = getattr(numpy, name)
     routed = _later(build)
+    host_array = numpy.ndarray
 
     def f(a, dtype=None, *args, **kwargs):
+        t = type(a)
         if _backend.live or (kwargs and ("like" in kwargs or "device" in kwargs or "copy" in kwargs)) or \
-                getattr(type(a), "_xpshim_device", None) is not None:
+                (t is not host_array and t is not list and getattr(t, "_xpshim_device", None) is not None):
             return routed(a, dtype, *args, **kwargs)
-        return npf(a, dtype, *args, **kwargs)
+        if args or kwargs:
+            return npf(a, dtype, *args, **kwargs)
+        return npf(a, dtype)
 
     f.__name__ = f.__qualname__ = name
     f.__module__ = "xpshim"
