@@ -11,6 +11,7 @@ moves to the GPU.
 import functools
 import inspect
 import operator
+import sys
 import weakref
 
 import numpy
@@ -677,6 +678,12 @@ class ufunc(functools.partial):
         self.__doc__ = f"{modname}.{npu.__name__}: a ufunc, runs cupy.{npu.__name__} on GPU arrays\n\n{npu.__doc__}"
         self._point(_backend.live)
         _UFUNCS.add(self)
+
+    if sys.version_info >= (3, 13):
+        # (functools.partial warns when bound as a method in 3.13 and binds from 3.14; NumPy's
+        # ufuncs never bind: ``class T: f = np.sqrt`` keeps the ufunc itself)
+        def __get__(self, obj, objtype=None):
+            return self
 
     def _point(self, live):
         """Make a call of this ufunc call NumPy's (no GPU array can exist) or ``_routed``."""
