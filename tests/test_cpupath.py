@@ -145,3 +145,19 @@ def test_ufunc_calls_numpy_while_no_gpu_array_can_exist():
     finally:
         undo()
     assert u.func is numpy.hypot and (u(numpy.array([3.0]), 4.0) == [5.0]).all()
+
+
+@pytest.mark.parametrize("call,passed", [
+    ((([3, 1, 2], 1), {}), (([3, 1, 2], 1), {})),
+    ((([3, 1, 2], 1, 0), {}), (([3, 1, 2], 1, 0), {})),
+    ((([3, 1, 2],), {"kth": 1, "axis": 0}), (([3, 1, 2], 1, 0), {})),
+    ((([3, 1, 2], 1), {"kind": "introselect"}), (([3, 1, 2], 1), {"kind": "introselect"})),
+])
+def test_routed_gets_positions_up_to_the_first_not_given(call, passed, monkeypatch):
+    # (the routed wrapper reads some arguments by position: partition's kth)
+    seen = []
+    f = _cpupath.function("xpshim", "partition", numpy.partition, "partition",
+                          lambda: lambda *a, **k: seen.append((a, k)))
+    monkeypatch.setattr(_backend, "live", True)
+    f(*call[0], **call[1])
+    assert seen == [passed]

@@ -113,7 +113,7 @@ def _with_numpys_parameters(name, npf, plain_npf, routed):
     no ``*args``/``**kwargs`` (about 70 ns a call: a loop of ``np.flip`` on 16 elements runs at
     NumPy's speed, not 1.2x). Plain arguments call ``plain_npf`` with NumPy's defaults filled in;
     anything else calls NumPy's function (or, once a GPU array can exist, ``routed``) with the
-    arguments as given, by keyword past the first. None where the parameters do not allow it."""
+    arguments given. None where the parameters do not allow it."""
     impl = getattr(npf, "_implementation", None)
     if not isinstance(impl, types.FunctionType) or "device" in impl.__code__.co_varnames \
             or "like" in impl.__code__.co_varnames:
@@ -128,13 +128,13 @@ def _with_numpys_parameters(name, npf, plain_npf, routed):
     first, rest = params[0].name, params[1:]
     env = {"_b": _backend, "_npf": npf, "_impl": plain_npf, "_routed": routed, "_nd": numpy.ndarray,
            "_plain": _PLAIN, "_M": _UNSET}
-    head, plain, call, given = [first], [f"type({first}) is _nd"], [first], []
+    head, plain, call, given = [first], [f"type({first}) is _nd"], [first], [first]
     for i, p in enumerate(rest):
         if p.default is p.empty:
             head.append(p.name)
             plain.append(f"type({p.name}) in _plain")
             call.append(p.name)
-            given.append(f"{p.name}={p.name}")
+            given.append(p.name)
         else:
             env[f"_d{i}"] = p.default
             head.append(f"{p.name}=_M")
@@ -144,9 +144,13 @@ def _with_numpys_parameters(name, npf, plain_npf, routed):
     src = [f"def {name}({', '.join(head)}):",
            f"    if not _b.live and {' and '.join(plain)}:",
            f"        return _impl({', '.join(call)})",
-           f"    _kw = {{{', '.join(repr(g.split('=')[0]) + ': ' + g.split('=')[0] for g in given)}}}"]
-    src += [f"    if {n} is not _M: _kw[{n!r}] = {n}" for n in optional]
-    src += [f"    return (_routed if _b.live else _npf)({first}, **_kw)"]
+           f"    _a, _kw = [{', '.join(given)}], {{}}"]
+    # (the arguments as positions up to the first one not given, the rest by keyword: as the
+    # caller most likely wrote them, and as the routed wrapper reads positions: partition's kth)
+    for n in optional:
+        src += [f"    if {n} is not _M:", f"        if _kw or len(_a) < {len(given) + optional.index(n)}:",
+                f"            _kw[{n!r}] = {n}", "        else:", f"            _a.append({n})"]
+    src += ["    return (_routed if _b.live else _npf)(*_a, **_kw)"]
     code = "\n".join(src)
     # (named as a file of this package: warnings and call sites pass over its frames, as over ours)
     exec(compile(code, os.path.join(os.path.dirname(os.path.abspath(__file__)), f"<{name}>"), "exec"), env)  # noqa: S102
