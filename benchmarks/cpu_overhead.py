@@ -6,8 +6,8 @@ Each common call is timed with NumPy and with xpshim (the CPU path: no GPU, or
 ``XPSHIM_DEVICE=cpu``), interleaved, on small arrays and on 1e5-element arrays; and three
 Python loops of small calls (a triangular product of small ``np.dot``, ``np.flip``,
 ``np.sqrt``) are timed whole. Reported: medians of per-call microseconds with their spread,
-xpshim's excess in microseconds, and the ratio. The bar: every call within NumPy + 0.3 us, and
-each loop within 1.05x NumPy's time.
+xpshim's excess in microseconds and the ratio (each the median over the interleaved pairs of
+runs). The bar: every call within NumPy + 0.3 us, and each loop within 1.05x NumPy's time.
 
 Writes ``cpu-overhead.json`` and ``cpu-overhead.md`` to ``--out``.
 """
@@ -151,6 +151,12 @@ LOOPS = [("loop of 59 small np.dot (8x8)", _loop_tri_dot), ("loop of 400 np.flip
          ("loop of 400 np.sqrt (8)", _loop_sqrt)]
 
 
+def _paired(a, b, cmp):
+    """The median of ``cmp(numpy, xpshim)`` over the interleaved pairs of runs: a burst of other
+    work on a shared machine slows a pair's two runs alike, or shows as one outlying pair."""
+    return statistics.median(cmp(x, y) for x, y in zip(a, b))
+
+
 def _stats(ts):
     return {"median": statistics.median(ts), "min": min(ts), "max": max(ts)}
 
@@ -183,26 +189,33 @@ def main(argv=None):
             a, b = time_pair(make, args.reps)
             sa, sb = _stats(a), _stats(b)
             rows.append({"call": label, "n": size, "numpy_us": sa, "xpshim_us": sb,
-                         "excess_us": sb["median"] - sa["median"], "ratio": sb["median"] / sa["median"]})
+                         "excess_us": _paired(a, b, lambda x, y: y - x), "ratio": _paired(a, b, lambda x, y: y / x)})
     loops = []
     for label, build in _progress(LOOPS, "loops"):
         a, b = time_pair(build, args.reps)
         sa, sb = _stats(a), _stats(b)
-        loops.append({"loop": label, "numpy_us": sa, "xpshim_us": sb, "ratio": sb["median"] / sa["median"]})
+        loops.append({"loop": label, "numpy_us": sa, "xpshim_us": sb, "ratio": _paired(a, b, lambda x, y: y / x)})
     worst = max(rows, key=lambda r: r["excess_us"])
+    small = max((r for r in rows if r["n"] == SMALL), key=lambda r: r["excess_us"])
     met = all(r["excess_us"] <= 0.3 for r in rows) and all(r["ratio"] <= 1.05 for r in loops)
+    # (a call of 1e5 elements varies by microseconds from run to run on a shared machine: an
+    # excess within NumPy's own spread (its slowest run less its fastest) is not xpshim's cost)
+    over = [r for r in rows if r["excess_us"] > 0.3 and r["excess_us"] > r["numpy_us"]["max"] - r["numpy_us"]["min"]]
     meta = {"python": platform.python_version(), "numpy": numpy.__version__, "machine": platform.machine(),
             "cpus": os.cpu_count(), "reps": args.reps, "bar_met": met,
             "median_excess_us": statistics.median(r["excess_us"] for r in rows),
-            "worst": {"call": worst["call"], "n": worst["n"], "excess_us": worst["excess_us"]}}
+            "worst": {"call": worst["call"], "n": worst["n"], "excess_us": worst["excess_us"]},
+            "worst_small": {"call": small["call"], "excess_us": small["excess_us"]},
+            "over_beyond_noise": [f"{r['call']} n={r['n']}" for r in over]}
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "cpu-overhead.json"), "w") as f:
         json.dump({"meta": meta, "calls": rows, "loops": loops}, f, indent=1)
     md = [f"# xpshim on the CPU path against NumPy ({platform.python_version()}, NumPy {numpy.__version__}, "
           f"{os.cpu_count()} CPUs, {args.reps} interleaved runs each)", "",
           f"Median excess {meta['median_excess_us']:+.2f} us; worst {worst['call']} at n={worst['n']}: "
-          f"{worst['excess_us']:+.2f} us. Bar (every call <= NumPy + 0.3 us, loops <= 1.05x): "
-          f"{'met' if met else 'not met'}.", "",
+          f"{worst['excess_us']:+.2f} us; worst at n={SMALL}: {small['call']} {small['excess_us']:+.2f} us. Bar (every call <= NumPy + 0.3 us, loops <= 1.05x): "
+          f"{'met' if met else 'not met'}. Calls over NumPy + 0.3 us by more than NumPy's own spread: "
+          f"{', '.join(meta['over_beyond_noise']) or 'none'}.", "",
           "| call | n | NumPy us (min-max) | xpshim us (min-max) | excess us | ratio |", "|---|---:|---:|---:|---:|---:|"]
     for r in rows:
         a, b = r["numpy_us"], r["xpshim_us"]

@@ -48,7 +48,7 @@ LAYERS = (
     ("formulas", ("_exact",)),
     ("array", ("_ndarray", "_arrayapi", "_fallback", "_flatiter", "_nditer", "_foreign")),
     ("corrections", ("_edges", "_fused", "_gaps", "_kernels")),
-    ("routing", ("_docparams", "_signatures", "_dispatch", "_hostfast", "_hostio")),
+    ("routing", ("_docparams", "_signatures", "_dispatch", "_hostfast", "_cpupath", "_hostio")),
     ("namespace", ("_namespace", "_handwritten", "_imports", "__init__")),
     ("plug-ins", ("_dask", "_numba", "_vectorize", "_scope", "_run")),
     ("tools", ("_info", "_coverage", "_explain", "_calibrate", "__main__", "_ipython", "_simgpu.snapshot")),

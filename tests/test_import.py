@@ -45,6 +45,24 @@ def test_cpu_path_loads_no_heavy_module(code):
     assert loaded_after(code, HEAVY + GPU_MACHINERY) == []
 
 
+# The routing machinery: what a GPU array needs, loaded on the CPU only when a call needs it
+# (device=, like=; ufuncs, whose class lives in _dispatch). xpshim/_cpupath.py says why.
+ROUTING = ("xpshim._dispatch", "xpshim._handwritten", "xpshim._ndarray", "xpshim._edges", "xpshim._placement",
+           "xpshim._transfer", "xpshim._docparams", "xpshim._arrayapi", "xpshim._gaps")
+
+
+@pytest.mark.parametrize("code", [
+    # the seed's grayscale script, as examples/grayscale.py runs it (a NumPy array for the image)
+    "import xpshim as np\nimport numpy\nimage_array = np.array(numpy.zeros((4, 6, 3), numpy.uint8))\n"
+    "g = np.dot(image_array[..., :3], [0.2989, 0.5870, 0.1140]).astype(np.uint8)\n"
+    "print(np.get_device(image_array), np.why_device())",
+    "import xpshim as np\nx = np.zeros(5)\nnp.flip(x); np.concatenate((x, np.ones(2))); np.sum(x, axis=0)\n"
+    "np.linalg.norm(x); np.roll(x, 1); np.asarray([1, 2]); np.fft.fft(x); np.mean(np.arange(4))",
+])
+def test_cpu_functions_load_no_routing_machinery(code):
+    assert loaded_after(code, ROUTING) == []
+
+
 def test_numpy_submodules_load_when_touched():
     code = "import xpshim as np\nnp.testing, np.f2py, np.ma\nimport xpshim.polynomial.chebyshev"
     assert loaded_after(code, ("numpy.testing", "numpy.f2py", "numpy.ma", "numpy.polynomial.chebyshev")) == [

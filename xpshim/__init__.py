@@ -30,7 +30,7 @@ __version__ = _numpy.__version__
 _LAZY = {
     "stats": "_transfer", "reset_stats": "_transfer", "asnumpy": "_dispatch", "ufunc": "_dispatch",
     "empty_pinned": "_handwritten", "free_gpu_memory": "_handwritten", "get_array_module": "_handwritten",
-    "get_device": "_handwritten", "zeros_pinned": "_handwritten",
+    "get_device": "_cpupath", "zeros_pinned": "_handwritten",
     "ndarray": "_ndarray", "numba_vectorize": "_vectorize",
     "to_device": "_arrayapi", "__array_namespace_info__": "_arrayapi", "why_device": "_device",
 }

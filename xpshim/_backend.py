@@ -19,8 +19,6 @@ from ._errors import DeviceError
 xp = None
 # True once a GPU array may exist; the CPU fast path checks only this.
 live = False
-
-
 class GpuStatus(NamedTuple):  # (not a dataclass: that module costs 1 ms of every import)
     usable: bool
     reason: str

@@ -11,11 +11,14 @@ moves to the GPU.
 import functools
 import inspect
 import operator
+import sys
+import weakref
 
 import numpy
 
 from . import (_arrayapi, _backend, _device, _docparams, _edges, _exact, _fallback, _gaps, _hostfast, _placement,
                _signatures, _transfer)
+from ._cpupath import describe as _describe, non_binding, where as _where
 from ._errors import OutOfMemoryError
 from ._ndarray import dev, fresh, host, host_only_dtype, ndarray, on_host_part, wrap
 from ._registry import (ARRAY_PARAMS, METHOD_ARRAY_ARGS, NO_OP_KWARGS, SEQUENCE_PARAMS, SEQUENCE_PARAMS_OF,
@@ -478,31 +481,6 @@ class Route:
         return self.npf(*args, **kwargs)
 
 
-def _describe(wrapper, modname, name, npf, where):
-    wrapper.__name__ = name
-    wrapper.__qualname__ = name
-    wrapper.__module__ = modname
-    wrapper.__wrapped__ = npf
-    wrapper.__doc__ = f"{modname}.{name}: {where}\n\n" + (getattr(npf, "__doc__", None) or "")
-    return wrapper if hasattr(npf, "__get__") else non_binding(wrapper)
-
-
-def non_binding(f):
-    """``f`` as an object that, like NumPy's C functions (``np.array``, ``np.zeros``), does not
-    become a method when stored on a class (``class T: array = np.array``).
-
-    Its class calls ``f`` directly (a staticmethod ``__call__``: no extra frame), and it
-    pickles by name, as ``f`` did.
-    """
-    cls = type(f.__name__, (), {
-        "__slots__": (), "__call__": staticmethod(f), "__doc__": f.__doc__, "__module__": f.__module__,
-        "__reduce__": lambda self: f.__qualname__, "__repr__": lambda self: f"<xpshim function {f.__module__}.{f.__name__}>",
-        "__wrapped__": f.__wrapped__, "__name__": f.__name__, "__qualname__": f.__qualname__,
-        "__signature__": property(lambda self: inspect.signature(f)),
-    })
-    return cls()
-
-
 _HOST_ARRAY = numpy.ndarray
 _HOST_OPERAND = frozenset({numpy.ndarray, int, float, complex, bool})
 _PLAIN_KW = frozenset({int, float, bool, str, type(None)})  # keyword values that hold no array (axis=0)
@@ -661,14 +639,13 @@ def function(modname, name, npf, cupy_path, creation=False):
                     return wrap(r) if _backend.is_raw_gpu_array(r) else r
             return route.gpu(args, kwargs)
 
-    where = (f"runs cupy.{cupy_path} on GPU arrays" if cupy_path else
-             "has no GPU implementation: GPU arrays are copied to the host (a counted, warned fallback)")
-    return _describe(functools.update_wrapper(wrapper, npf, assigned=(), updated=()), modname, name, npf, where)
+    return _describe(functools.update_wrapper(wrapper, npf, assigned=(), updated=()), modname, name, npf,
+                     _where(cupy_path))
 
 
 # ------------------------------------------------------------------ ufuncs
 
-class ufunc:
+class ufunc(functools.partial):
     """A NumPy ufunc that runs on the device of its inputs.
 
     Calls, ``reduce``, ``accumulate``, ``outer``, ``at`` and ``reduceat`` run on
@@ -677,7 +654,13 @@ class ufunc:
     attribute (``nin``, ``types``, ``identity``, ...) is NumPy's.
     """
 
-    __slots__ = ("_np", "_route", "__name__", "__qualname__", "__wrapped__", "__dict__", "__weakref__")
+    # (a functools.partial: its call is C code, made NumPy's ufunc itself while no GPU array can
+    # exist and ``_routed`` once one may (``_point``), so a loop of small ufunc calls on the CPU
+    # pays no Python frame for xpshim: a frame is 10-15% of np.sqrt on 8 elements)
+    __slots__ = ("_np", "_route", "__name__", "__qualname__", "__wrapped__")
+
+    def __new__(cls, *args, **kwargs):
+        return functools.partial.__new__(cls, args[0])  # (what it calls is set by _point)
 
     def __init__(self, npu, modname="xpshim"):
         self._np = npu
@@ -686,8 +669,20 @@ class ufunc:
         self.__module__ = modname
         self.__wrapped__ = npu
         self.__doc__ = f"{modname}.{npu.__name__}: a ufunc, runs cupy.{npu.__name__} on GPU arrays\n\n{npu.__doc__}"
+        self._point(_backend.live)
+        _UFUNCS.add(self)
 
-    def __call__(self, *args, **kwargs):
+    if sys.version_info >= (3, 13):
+        # (functools.partial warns when bound as a method in 3.13 and binds from 3.14; NumPy's
+        # ufuncs never bind: ``class T: f = np.sqrt`` keeps the ufunc itself)
+        def __get__(self, obj, objtype=None):
+            return self
+
+    def _point(self, live):
+        """Make a call of this ufunc call NumPy's (no GPU array can exist) or ``_routed``."""
+        functools.partial.__setstate__(self, (self._routed if live else self._np, (), None, self.__dict__))
+
+    def _routed(self, *args, **kwargs):
         if not _backend.live:
             return self._np(*args, **kwargs)
         if len(args) > 1 and len(args) > self._np.nin:  # out given by position: NumPy's out=
@@ -833,6 +828,17 @@ class ufunc:
 
     def __hash__(self):
         return hash(self._np)
+
+
+_UFUNCS = weakref.WeakSet()  # every xpshim ufunc, pointed anew when _backend.live changes
+
+
+@_backend.on_change
+def _point_all():
+    """While no GPU array can exist, xpshim's ufuncs call NumPy's directly (a Python frame per
+    call is 10-15% of a small ufunc's time); once the GPU is live, they route."""
+    for u in list(_UFUNCS):
+        u._point(_backend.live)
 
 
 # CuPy's add.at (a scatter-add with atomics) takes these dtypes; its other ufunc.at

@@ -87,6 +87,4 @@ def make_dot(routed):
     dot.__name__ = dot.__qualname__ = "dot"
     dot.__module__ = "xpshim"
     dot.__wrapped__ = numpy.dot
-    dot.__doc__ = ("xpshim.dot: runs cupy.dot on GPU arrays (an (..., k) array times a weight vector "
-                   "of length k <= 8 runs as one elementwise kernel)\n\n" + (numpy.dot.__doc__ or ""))
     return dot

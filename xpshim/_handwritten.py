@@ -8,7 +8,7 @@ import types
 import numpy
 
 from . import _arrayapi, _backend, _device, _placement, _transfer
-from . import _fused, _nditer
+from . import _cpupath, _fused, _nditer
 from ._dispatch import GpuObject, asnumpy, call_gpu, follow_like, function, host_only_dtype, non_binding
 from ._ndarray import fresh, ndarray, wrap
 
@@ -54,9 +54,7 @@ def _creation(name):
     f.__name__ = f.__qualname__ = name
     f.__module__ = "xpshim"
     f.__wrapped__ = npf
-    f.__doc__ = (f"xpshim.{name}: makes the array on the current device (xpshim.get_device()); "
-                 f"host data is read by NumPy and copied over once (counted); in auto mode, data "
-                 f"smaller than the crossover stays a NumPy array\n\n{npf.__doc__}")
+    f.__doc__ = _cpupath.creation_doc(name, npf)
     from ._dispatch import non_binding
 
     return non_binding(f)  # NumPy's are C functions: they do not bind as methods either
@@ -86,15 +84,6 @@ def zeros_pinned(shape, dtype=float, order="C"):
     a = empty_pinned(shape, dtype, order)
     a[...] = 0
     return a
-
-
-def get_device(x=None):
-    """The device of array ``x`` ("gpu", "cpu" or "dask"), or with no argument the current device."""
-    if x is None:
-        return _device.current_device()
-    if getattr(type(x), "_xpshim_device", None) == "dask":  # Dask mode's arrays (xpshim._dask)
-        return "dask"
-    return "gpu" if type(x) is ndarray or _backend.is_raw_gpu_array(x) else "cpu"
 
 
 def get_array_module(*args):
@@ -215,7 +204,8 @@ TABLE = {
     ("xpshim", "from_dlpack"): _arrayapi.from_dlpack,
     ("xpshim", "lexsort"): lexsort,
     ("xpshim", "nditer"): _nditer.nditer,  # (writes through GPU operands land in them)
-    ("xpshim", "dot"): non_binding(_fused.make_dot(function("xpshim", "dot", numpy.dot, "dot"))),
+    ("xpshim", "dot"): non_binding(_cpupath.documented(_fused.make_dot(function("xpshim", "dot", numpy.dot, "dot")),
+                                                       _cpupath.DOT_DOC)),
     ("xpshim.random", "seed"): seed,
     ("xpshim.random", "default_rng"): default_rng,
     ("xpshim.random", "RandomState"): RandomState,

@@ -15,8 +15,9 @@ import warnings
 
 import numpy
 
-from . import _backend
-from ._registry import HOST_IO, HOST_MODULES, NUMPY_MODULES, NUMPY_OWN, NUMPY_TESTING_SCALAR_ASSERTS, ROUTED_MODULES
+from . import _backend, _cpupath
+from ._registry import (HANDWRITTEN, HOST_IO, HOST_MODULES, NUMPY_MODULES, NUMPY_OWN, NUMPY_TESTING_SCALAR_ASSERTS,
+                        ROUTED_MODULES)
 
 _ufuncs = {}  # numpy ufunc -> xpshim ufunc
 try:
@@ -83,11 +84,29 @@ def resolve(sub, name):
     return obj if dask_hook is None else dask_hook(sub, name, obj)
 
 
-def _resolve(sub, name):
-    from . import _dispatch, _handwritten
+def _handwritten(key):
+    from . import _handwritten
 
+    return _handwritten.TABLE[key]
+
+
+def _routed(modname, name, npf, cupy_path):
+    from . import _dispatch
+
+    return _dispatch.function(modname, name, npf, cupy_path)
+
+
+def _resolve(sub, name):
     modname = "xpshim." + sub if sub else "xpshim"
-    hand = _handwritten.TABLE.get((modname, name))
+    key = (modname, name)
+    # While no GPU array can exist, functions are made by _cpupath, without the routing machinery
+    # (which each builds when it first needs it): a short script on the CPU never loads it.
+    light = not _backend.live and dask_hook is None
+    hand = None
+    if key in HANDWRITTEN:
+        if light and key in _cpupath.HANDWRITTEN:
+            return _cpupath.HANDWRITTEN[key](name, lambda: _handwritten(key))
+        hand = _handwritten(key)
     if hand is None and not sub and name in HOST_IO:
         from . import _hostio  # (files, buffers and text: loaded with the first of them)
 
@@ -107,6 +126,8 @@ def _resolve(sub, name):
     if name in NUMPY_OWN or child in NUMPY_OWN or isinstance(obj, type) or not callable(obj):
         return obj
     if isinstance(obj, numpy.ufunc):
+        from . import _dispatch
+
         return ufunc_for(obj) or _dispatch.ufunc(obj, modname)
     if not sub:
         cupy_path = name
@@ -114,7 +135,9 @@ def _resolve(sub, name):
         cupy_path = None  # CuPy has no such module
     else:
         cupy_path = f"{ROUTED_MODULES[sub]}.{name}"
-    return _dispatch.function(modname, name, obj, cupy_path)
+    if light:
+        return _cpupath.function(modname, name, obj, cupy_path, lambda: _routed(modname, name, obj, cupy_path))
+    return _routed(modname, name, obj, cupy_path)
 
 
 def public_names(sub):

@@ -116,3 +116,11 @@ HOST_IO = {
     **{n: "reads Python or host memory objects" for n in ("frombuffer", "fromstring", "fromiter")},
     **{n: "text output, made on the host" for n in ("array2string", "array_repr", "array_str")},
 }
+
+# The names _handwritten.TABLE holds (tests/test_import.py keeps the two equal): _namespace looks
+# here first, so that resolving any other name never loads _handwritten and all it imports.
+HANDWRITTEN = frozenset({
+    *(("xpshim", n) for n in ("array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray", "ndarray",
+                              "from_dlpack", "lexsort", "nditer", "dot")),
+    *(("xpshim.random", n) for n in ("seed", "default_rng", "RandomState", "Generator")),
+})
