@@ -1,6 +1,6 @@
 """The per-element cost of data auto mode moved to the host: a loop of ``a[i]`` reads and
 ``a[i] = v`` writes on an array a loop moved there, against the same loop on a NumPy array,
-in microseconds per access. Runs on the NumPy-backed CuPy stand-in (tests/fakecupy.py) in
+in microseconds per access. Runs on the NumPy-backed CuPy stand-in (tests/support/fakecupy.py) in
 auto mode: the move and the accesses after it are xpshim's own code on either backend.
 
     python benchmarks/access_cost.py [--out DIR] [--tag NAME]
@@ -19,7 +19,7 @@ import numpy
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tests"))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tests", "support"))
 
 import fakecupy  # noqa: E402
 import xpshim  # noqa: E402

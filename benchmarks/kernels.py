@@ -126,7 +126,7 @@ def main(argv=None):
     ap.add_argument("--tag", default="kernels")
     args = ap.parse_args(argv)
     if args.stand_in:
-        sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tests"))
+        sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tests", "support"))
         import fakecupy
 
         _backend.install(fakecupy, "NumPy-backed stand-in (timings say nothing of a GPU)")

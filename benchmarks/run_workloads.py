@@ -53,7 +53,7 @@ class Variant:
 def variants(stand_in=False):
     """The four variants; those that need a GPU carry the reason they are skipped where there is none."""
     if stand_in:  # the GPU logic on the NumPy-backed stand-in: for checking this runner, not for timings
-        sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tests"))
+        sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tests", "support"))
         import fakecupy
 
         _backend.install(fakecupy, "NumPy-backed stand-in (timings say nothing of a GPU)")

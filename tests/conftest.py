@@ -12,7 +12,10 @@ import sys
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(__file__))
+# the support modules (the CuPy stand-in, the differential suite's cases, NumPy's suite's reasons),
+# importable from every folder of tests
+_HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [os.path.join(_HERE, d) for d in ("support", "differential", "numpy_suite")]
 
 import xpshim  # noqa: E402
 from xpshim import _backend  # noqa: E402
@@ -129,7 +132,7 @@ def pytest_collection_modifyitems(config, items):
 
 def pytest_sessionfinish(session, exitstatus):
     folder = os.environ.get("XPSHIM_DIFF_RESULTS")
-    if not folder or not _rows or os.environ.get("XPSHIM_SHARD"):  # shards: tests/run_diff.py merges
+    if not folder or not _rows or os.environ.get("XPSHIM_SHARD"):  # shards: tests/differential/run_diff.py merges
         return
     import json
     import platform

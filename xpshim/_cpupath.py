@@ -7,7 +7,7 @@ or the hand-written one; ``build``) only when a GPU array may exist or a keyword
 (``device=``, ``like=``). So a short script on the CPU loads none of ``_dispatch``, ``_ndarray``,
 ``_edges``, ... (5-9 ms of imports on a 2-core machine, more than such a script computes), and a
 loop of small calls pays one short Python frame. Each object looks as the routed one does: its
-type, name, module, ``__wrapped__`` and docstring (``describe``; ``tests/test_import.py``).
+type, name, module, ``__wrapped__`` and docstring (``describe``; ``tests/unit/test_import.py``).
 """
 
 import inspect

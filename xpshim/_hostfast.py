@@ -8,7 +8,7 @@ costs more than that, so taking its steps directly makes the call cheaper than N
 loop no slower. Each fast path is called only by the wrapper's host path (plain NumPy arrays,
 numbers and plain keywords), takes exactly NumPy's steps for its case, in NumPy's order, so the
 result is NumPy's to the bit, layout included, and hands every other case (and every error) to
-NumPy's implementation. ``tests/test_hostfast.py`` compares each with NumPy's.
+NumPy's implementation. ``tests/unit/test_hostfast.py`` compares each with NumPy's.
 """
 
 import numpy

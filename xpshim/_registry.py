@@ -117,7 +117,7 @@ HOST_IO = {
     **{n: "text output, made on the host" for n in ("array2string", "array_repr", "array_str")},
 }
 
-# The names _handwritten.TABLE holds (tests/test_import.py keeps the two equal): _namespace looks
+# The names _handwritten.TABLE holds (tests/unit/test_import.py keeps the two equal): _namespace looks
 # here first, so that resolving any other name never loads _handwritten and all it imports.
 HANDWRITTEN = frozenset({
     *(("xpshim", n) for n in ("array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray", "ndarray",

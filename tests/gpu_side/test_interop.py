@@ -197,7 +197,7 @@ def test_cuda_kernel_compiles_for_xpshim_array_types():
     pytest.importorskip("numba")
     here = os.path.dirname(os.path.abspath(__file__))
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_ENABLE_CUDASIM"}
-    env["PYTHONPATH"] = os.pathsep.join([os.path.dirname(here), here])
+    env["PYTHONPATH"] = os.pathsep.join([os.path.dirname(os.path.dirname(here)), os.path.join(os.path.dirname(here), "support")])
     r = subprocess.run([sys.executable, "-c", _PTX_CHECK], capture_output=True, text=True, env=env, timeout=300)
     assert r.returncode == 0, r.stderr[-2000:]
     if r.stdout.startswith("SKIP"):

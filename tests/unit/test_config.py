@@ -13,7 +13,7 @@ import pytest
 import xpshim
 from xpshim import _backend
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 NO_GPU = not _backend.gpu_status().usable
 
 
@@ -106,7 +106,7 @@ def test_report_written_at_exit(tmp_path):
     assert set(rep) == {"transfers", "placement", "fallbacks"}
 
 
-STAND_IN = ("import sys, warnings; sys.path.insert(0, 'tests'); import fakecupy, xpshim as np; "
+STAND_IN = ("import sys, warnings; sys.path.insert(0, 'tests/support'); import fakecupy, xpshim as np; "
             "np._backend.install(fakecupy); a = np.arange(4.0)\n"
             # a fallback: a masked fold of a ufunc without identity is not covered on the GPU
             "def fold(): return np.subtract.reduce(a, where=a > 1, initial=0.0)\n")
@@ -157,7 +157,7 @@ def test_device_auto_in_a_cpu_default_process_makes_gpu_arrays(tmp_path):
         "    print(d, xpshim.get_device(a), type(a).__name__, type(a + 1).__name__)\n"
         "    print(xpshim.get_device(xpshim.ones(3)))\n"
     )
-    env = dict(os.environ, XPSHIM_DEVICE="cpu", PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "tests")]))
+    env = dict(os.environ, XPSHIM_DEVICE="cpu", PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "tests", "support")]))
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["gpu", "gpu", "ndarray", "ndarray", "cpu"]

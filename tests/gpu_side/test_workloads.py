@@ -9,7 +9,7 @@ import pytest
 
 import xpshim
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "benchmarks"))
 
 import workloads  # noqa: E402
 
@@ -59,7 +59,7 @@ def test_gpu(name, gpu):
 def _runner():
     import importlib.util
 
-    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks", "run_workloads.py")
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "benchmarks", "run_workloads.py")
     spec = importlib.util.spec_from_file_location("workloads_runner", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)

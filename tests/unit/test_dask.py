@@ -17,7 +17,7 @@ distributed = pytest.importorskip("distributed", reason='Dask mode needs distrib
 import xpshim  # noqa: E402
 from xpshim import ConfigError, FallbackWarning  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "examples"))
 
 import grayscale  # noqa: E402

@@ -17,11 +17,11 @@ from xpshim import _backend, _config, _device, _placement
 
 import fakecupy
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "benchmarks"))
 
 import workloads  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 N = _config.DEFAULT_CROSSOVER
 LOOPS = [n for n in workloads.names() if workloads.load(n).KIND == "loop"]
 
@@ -337,7 +337,7 @@ def test_forced_gpu_keeps_everything_on_the_gpu(forced_gpu):
 
 
 def py(code, **env):
-    e = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "tests")]), **env)
+    e = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "tests", "support")]), **env)
     return subprocess.run([sys.executable, "-c", code], env=e, capture_output=True, text=True)
 
 

@@ -46,7 +46,7 @@ def _run(gpu, name, prop):
         lines = [ln.strip() for ln in str(e).splitlines() if ln.strip()]
         seen = " / ".join(lines[:2])[:300] + (" / ... / " + " / ".join(lines[-4:])[:400] if len(lines) > 2 else "")
         pytest.xfail(f"{known} [seen: {type(e).__name__}: {seen}]")
-    pytest.fail(f"{name} is listed in tests/divergences.py but now matches NumPy on the GPU: remove it")
+    pytest.fail(f"{name} is listed in tests/differential/divergences.py but now matches NumPy on the GPU: remove it")
 
 
 def _side(v, which):

@@ -1,12 +1,14 @@
 """How many routed names the differential suite exercises, out of how many are routed.
 
-    python tests/diff_coverage.py          (add -v to list the names not yet exercised)
+    python tests/differential/diff_coverage.py          (add -v to list the names not yet exercised)
 """
 
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+_HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [_HERE, os.path.join(os.path.dirname(_HERE), "support"),
+                os.path.join(os.path.dirname(_HERE), "gpu_side")]  # (test_random_stats' cases)
 
 import numpy  # noqa: E402
 
@@ -47,7 +49,7 @@ def exercised():
 # they are tested instead.
 ELSEWHERE = {
     "lib.array_utils.byte_bounds": "device addresses: the span and the offsets of views are compared "
-                                   "(tests/test_gaps.py)",
+                                   "(tests/gpu_side/test_gaps.py)",
     "random.get_bit_generator": "NumPy's global bit generator, the same object on both sides",
     "random.set_bit_generator": "NumPy's global bit generator, the same object on both sides",
 }

@@ -40,7 +40,7 @@ def _values(dtype):
 
 def _pairs(dtype, gpu="fake"):
     """Every pair of special values, then random ones. On a GPU, float32 and complex64
-    subnormals are left out: CuPy's kernels flush them to zero (tests/divergences.py)."""
+    subnormals are left out: CuPy's kernels flush them to zero (tests/differential/divergences.py)."""
     a, b = _all_pairs(dtype)
     if gpu == "cuda" and numpy.dtype(dtype).char in "fF":
         tiny = numpy.finfo(numpy.float32).tiny

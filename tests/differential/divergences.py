@@ -63,7 +63,7 @@ INPUTS = {
 # fail on every target (strict), so a fix shows up as an unexpected pass.
 XPSHIM_BUGS = {}
 
-# NumPy's own tests (tests/numpy_suite.py) that pass with NumPy but fail with
+# NumPy's own tests (tests/numpy_suite/numpy_suite.py) that pass with NumPy but fail with
 # `import xpshim as np` on the CPU, and why. test_numpy_suite.py keeps this list exact.
 NUMPY_SUITE_CPU = {
     **{t: "checks `type(x) is np.ndarray`: xpshim.ndarray is the GPU array class, which NumPy arrays "

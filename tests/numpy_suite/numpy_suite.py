@@ -1,7 +1,7 @@
 """NumPy's own tests, pointed at xpshim: a report, side by side with plain NumPy.
 
-    python tests/numpy_suite.py [--device cpu|stand-in|gpu] [--jobs N] [--out DIR] [FILE ...]
-    python tests/numpy_suite.py --explain REPORT.json     # the reasons again, without a run
+    python tests/numpy_suite/numpy_suite.py [--device cpu|stand-in|gpu] [--jobs N] [--out DIR] [FILE ...]
+    python tests/numpy_suite/numpy_suite.py --explain REPORT.json     # the reasons again, without a run
 
 Copies a chosen set of NumPy's API-level test files out of the installed NumPy into a
 temporary folder (nothing is committed), rewrites ``import numpy as np`` to
@@ -10,7 +10,7 @@ pytest. Prints passed/failed for each, and writes a JSON report (after every fil
 stopped early keeps what it did) with each test that passes under NumPy but fails under
 xpshim, its message, and its reason from ``numpy_suite_reasons.py`` (or none: unexplained),
 and a Markdown summary beside it. ``--device stand-in`` runs xpshim's GPU side on the
-NumPy-backed stand-in (tests/fakecupy.py); ``gpu`` needs a real GPU.
+NumPy-backed stand-in (tests/support/fakecupy.py); ``gpu`` needs a real GPU.
 """
 
 import argparse
@@ -28,7 +28,8 @@ import numpy
 from numpy_suite_reasons import explain
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
+ROOT = os.path.dirname(os.path.dirname(HERE))
+SUPPORT = os.path.join(os.path.dirname(HERE), "support")  # fakecupy
 FILES = ["lib/tests/test_index_tricks.py", "lib/tests/test_histograms.py", "lib/tests/test_arraypad.py",
          "lib/tests/test_shape_base.py", "lib/tests/test_function_base.py", "lib/tests/test_twodim_base.py",
          "lib/tests/test_arraysetops.py", "lib/tests/test_nanfunctions.py", "lib/tests/test_polynomial.py",
@@ -47,7 +48,7 @@ DESELECT = {
 # Run inside the rewritten copies' folder before anything imports xpshim.
 STAND_IN_CONFTEST = f"""
 import sys
-sys.path.insert(0, {HERE!r})
+sys.path.insert(0, {SUPPORT!r})
 import fakecupy, xpshim
 xpshim._backend.install(fakecupy, "stand-in")
 """
@@ -173,7 +174,7 @@ def main(argv=None):
     if args.keep:
         os.makedirs(args.keep, exist_ok=True)
     src = os.path.dirname(numpy.__file__)
-    base_env = {**os.environ, "PYTHONPATH": ROOT + os.pathsep + HERE + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    base_env = {**os.environ, "PYTHONPATH": ROOT + os.pathsep + HERE + os.pathsep + SUPPORT + os.pathsep + os.environ.get("PYTHONPATH", "")}
     base_env["XPSHIM_DEVICE"] = {"cpu": "cpu", "stand-in": "cpu", "gpu": "gpu"}[args.device]
     base_env["XPSHIM_FALLBACK"] = "silent"
     results = {}

@@ -1,7 +1,7 @@
 """Run the differential suite in parallel shards and write its results matrix.
 
-    python tests/run_diff.py --examples 200 --tag h200-diff-v2            # on a GPU machine
-    python tests/run_diff.py --target fake --examples 50 --tag stand-in   # anywhere
+    python tests/differential/run_diff.py --examples 200 --tag h200-diff-v2            # on a GPU machine
+    python tests/differential/run_diff.py --target fake --examples 50 --tag stand-in   # anywhere
 
 Each shard is one pytest process (``XPSHIM_SHARD=i/n``) writing a row per test as it ends
 (conftest's ``XPSHIM_DIFF_RESULTS``), so a run cut short by ``--timeout`` keeps what it did;
@@ -20,7 +20,7 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
+ROOT = os.path.dirname(os.path.dirname(HERE))
 
 
 def _collect(marker, extra):
@@ -84,7 +84,7 @@ def main(argv=None):
     ap.add_argument("--shards", type=int, default=min(8, os.cpu_count() or 1), help="parallel pytest processes")
     ap.add_argument("--target", choices=["gpu", "fake"], default="gpu", help="real CuPy (default) or the stand-in")
     ap.add_argument("--tag", default="differential", help="results file name")
-    ap.add_argument("--out", default=os.path.join(HERE, "results"), help="results folder")
+    ap.add_argument("--out", default=os.path.join(os.path.dirname(HERE), "results"), help="results folder")
     ap.add_argument("--timeout", type=float, default=None, help="seconds before unfinished shards are stopped")
     ap.add_argument("--resume", action="store_true", help="run only the tests the tag has no row for")
     ap.add_argument("-k", default=None, help="pytest -k expression")

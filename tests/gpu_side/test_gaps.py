@@ -628,7 +628,7 @@ def test_every_entry_has_cases():
     # the random Generator methods theirs: test_random_gaps.py (and test_random_stats.py)
     # (poly declines every call: NumPy's on the host, a visible fallback; test_edges.py)
     missing = sorted(n for n in set(_gaps.table()) - set(CASES) - {"xpshim.poly"} if not n.startswith(("ufunc.", "random.")))
-    assert not missing, f"gap table entries without cases in tests/test_gaps.py: {missing}"
+    assert not missing, f"gap table entries without cases in tests/gpu_side/test_gaps.py: {missing}"
 
 
 def test_every_case_is_an_entry():

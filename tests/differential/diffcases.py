@@ -1,7 +1,7 @@
 """Tables of the differential suite: what to call, on what inputs, with what tolerance.
 
-Every routed NumPy name with an entry here is exercised by tests/test_differential.py;
-tests/diff_coverage.py counts them against the routing table.
+Every routed NumPy name with an entry here is exercised by tests/differential/test_differential.py;
+tests/differential/diff_coverage.py counts them against the routing table.
 """
 
 import numpy

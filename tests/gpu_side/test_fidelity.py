@@ -418,7 +418,7 @@ def test_numpys_runtime_warnings_name_the_users_lines():
                 if any(issubclass(x.category, RuntimeWarning) for x in w):
                     names.append(n)
     assert len(names) >= 8, names
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     r = subprocess.run([sys.executable, "-c", _WARN_SCRIPT.format(names=names)], capture_output=True, text=True,
                        env={**os.environ, "PYTHONPATH": root, "XPSHIM_DEVICE": "cpu"}, timeout=300)
     lines = [ln for ln in r.stderr.splitlines() if "RuntimeWarning" in ln]

@@ -17,7 +17,7 @@ from xpshim._registry import ROUTED_MODULES
 from xpshim._simgpu import cupy as sim
 from xpshim._simgpu import kernels
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 API = _simgpu.api()
 
 

@@ -14,7 +14,7 @@ from PIL import Image
 import xpshim
 from xpshim import _config, _registry, _scope
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SEEDS = os.path.join(ROOT, "tests", "seeds")
 
 # The simulated GPU (XPSHIM_SIMULATE_GPU=1) is read by xpshim._config as `simulate_gpu`.
@@ -88,7 +88,7 @@ def test_seeds_on_the_simulated_gpu(tmp_path):
     want = _grayscale(tmp_path, python)
     report = tmp_path / "report.json"
     got = _grayscale(tmp_path, xprun, XPSHIM_SIMULATE_GPU="1", XPSHIM_DEVICE="gpu", XPSHIM_REPORT=str(report))
-    # a different summation order may move a pixel across an integer (as tests/test_examples.py)
+    # a different summation order may move a pixel across an integer (as tests/unit/test_examples.py)
     assert numpy.abs(got.astype(int) - want.astype(int)).max() <= 1
     stats = json.loads(report.read_text())
     assert stats["transfers"]["host_to_device"]["count"] >= 1  # the image went to the (simulated) device

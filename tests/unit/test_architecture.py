@@ -19,13 +19,13 @@ The checks:
 * private: ``from .x import _y`` or ``x._y`` (also ``getattr(x, "_y")``) where ``x`` is another
   xpshim module and ``_y`` is not one of its submodules; ``__dunder__`` names are public.
 
-Today's violations are listed in ``tests/architecture_allow.txt`` (its header counts them). The
+Today's violations are listed in ``tests/unit/architecture_allow.txt`` (its header counts them). The
 test fails on a violation not in that list, and on a listed one that no longer exists, so the list
 only shrinks. After fixing one (or merging a change that moves imports), regenerate it:
 
-    python tests/test_architecture.py --write-allowlist
+    python tests/unit/test_architecture.py --write-allowlist
 
-``python tests/test_architecture.py`` prints the report without writing anything.
+``python tests/unit/test_architecture.py`` prints the report without writing anything.
 """
 
 import ast
@@ -33,9 +33,9 @@ import functools
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent / "xpshim"
+ROOT = Path(__file__).resolve().parent.parent.parent / "xpshim"
 ALLOWLIST = Path(__file__).resolve().parent / "architecture_allow.txt"
-_REGEN = "python tests/test_architecture.py --write-allowlist"
+_REGEN = "python tests/unit/test_architecture.py --write-allowlist"
 
 # The layers, bottom to top (docs/architecture.md, "The modules, bottom to top"). A module may
 # import modules of its own layer or lower ones. "pkg" names a subpackage and every module in it;
@@ -386,7 +386,7 @@ def read_allowlist(path=ALLOWLIST):
 def write_allowlist(violations, where, path=ALLOWLIST):
     """Write today's violations as the allowlist, with a header counting them."""
     order = {"cycle": 0, "upward": 1, "private": 2}
-    lines = ["# Today's violations of the layering, allowed until fixed (tests/test_architecture.py).",
+    lines = ["# Today's violations of the layering, allowed until fixed (tests/unit/test_architecture.py).",
              "# The list only shrinks: the test fails on a violation not listed here, and on a listed",
              f"# one that no longer exists. Regenerate after a change: {_REGEN}",
              f"# {summary(violations)}",
@@ -410,7 +410,7 @@ def _today():
 
 def test_every_module_has_a_layer():
     _, _, unassigned = _today()
-    assert not unassigned, f"modules with no layer: add each to LAYERS in tests/test_architecture.py: {unassigned}"
+    assert not unassigned, f"modules with no layer: add each to LAYERS in tests/unit/test_architecture.py: {unassigned}"
     stale = [n for _, names in LAYERS for n in names
              if n != "__init__" and not (ROOT / f"{n.replace('.', '/')}.py").exists()
              and not (ROOT / n / "__init__.py").exists()]
@@ -428,7 +428,7 @@ def test_allowlist_only_shrinks():
     found, _, _ = _today()
     gone = read_allowlist() - found
     assert not gone, (f"{len(gone)} allowed violation(s) no longer exist: take them out of "
-                      f"tests/architecture_allow.txt ({_REGEN}):\n" + "\n".join(f"  {g}" for g in sorted(gone)))
+                      f"tests/unit/architecture_allow.txt ({_REGEN}):\n" + "\n".join(f"  {g}" for g in sorted(gone)))
 
 
 def _write(root, files):

@@ -1,6 +1,6 @@
 """The array API standard on xpshim (xpshim/_arrayapi.py): the inspection namespace, devices,
 ``device=`` and ``copy=``, the GPU arrays' protocol, and SciPy and scikit-learn dispatching on
-it (tests/arrayapi_libs.py, a process per library), each checked against NumPy."""
+it (tests/support/arrayapi_libs.py, a process per library), each checked against NumPy."""
 
 import inspect
 import json
@@ -348,7 +348,7 @@ def test_standard_functions_against_numpy(gpu, name):
 def _library(group, backend):
     env = {**os.environ, "XPSHIM_FALLBACK": "warn"}
     env.pop("SCIPY_ARRAY_API", None)
-    p = subprocess.run([sys.executable, os.path.join(HERE, "arrayapi_libs.py"), group, backend],
+    p = subprocess.run([sys.executable, os.path.join(os.path.dirname(HERE), "support", "arrayapi_libs.py"), group, backend],
                        capture_output=True, text=True, env=env, timeout=600)
     assert p.returncode == 0, p.stderr[-3000:]
     rows = [json.loads(line) for line in p.stdout.splitlines() if line.startswith("{")]

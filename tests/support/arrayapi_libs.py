@@ -1,10 +1,10 @@
 """SciPy and scikit-learn on xpshim's GPU arrays through the array API, one library per process.
 
-    python tests/arrayapi_libs.py scipy|sklearn fake|cuda
+    python tests/support/arrayapi_libs.py scipy|sklearn fake|cuda
 
 SciPy reads ``SCIPY_ARRAY_API`` once, when it is first imported, so this sets it before that
-and runs in a process of its own (tests/test_array_api.py starts it). ``fake`` runs on the
-NumPy-backed CuPy stand-in (tests/fakecupy.py), ``cuda`` on the real GPU. Each case runs the
+and runs in a process of its own (tests/gpu_side/test_array_api.py starts it). ``fake`` runs on the
+NumPy-backed CuPy stand-in (tests/support/fakecupy.py), ``cuda`` on the real GPU. Each case runs the
 library on xpshim GPU arrays and on the same data as NumPy arrays, and prints one JSON object
 per case: the result's type, its largest difference from NumPy's, and the copies it made
 (``xpshim.stats()``: transfers each way, in count and bytes, their sites, and host fallbacks).
@@ -18,7 +18,7 @@ import warnings
 assert "scipy" not in sys.modules, "SCIPY_ARRAY_API must be set before SciPy is imported"
 os.environ["SCIPY_ARRAY_API"] = "1"
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:0] = [HERE, os.path.dirname(HERE)]  # fakecupy, and this tree's xpshim
+sys.path[:0] = [HERE, os.path.dirname(os.path.dirname(HERE))]  # fakecupy, and this tree's xpshim
 
 import numpy  # noqa: E402
 

@@ -476,7 +476,7 @@ def test_comparison_with_none_is_elementwise(gpu):
 @pytest.mark.parametrize("order", ["C", "F"])
 def test_pinned_host_arrays_are_numpys_arrays(shape, order):
     """empty_pinned / zeros_pinned answer NumPy arrays as numpy.empty / numpy.zeros do (in
-    pinned memory only where a GPU is usable: tests/test_transfer_gpu.py)."""
+    pinned memory only where a GPU is usable: tests/gpu_side/test_transfer_gpu.py)."""
     want = numpy.zeros(shape, "float32", order)
     for got in (np.zeros_pinned(shape, "float32", order), np.empty_pinned(shape, "float32", order)):
         assert type(got) is numpy.ndarray and got.shape == want.shape and got.dtype == want.dtype

@@ -1,4 +1,4 @@
-"""The workloads Dask mode is checked on, shared by tests/test_dask.py and
+"""The workloads Dask mode is checked on, shared by tests/unit/test_dask.py and
 benchmarks/dask_gpu.py: each takes a NumPy-like module and three arrays made by it."""
 
 import numpy

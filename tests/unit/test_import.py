@@ -13,7 +13,7 @@ import textwrap
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HEAVY = ("numpy.testing", "numpy.f2py", "numba", "llvmlite", "cupy")
 GPU_MACHINERY = ("xpshim._pinned", "xpshim._ntcopy", "xpshim._register", "concurrent.futures")
 
