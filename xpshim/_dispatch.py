@@ -74,7 +74,8 @@ def _array_like_params(npf, fname=None):
         if p.kind is p.VAR_POSITIONAL:
             # (*args: each one converted, as indices where NumPy reads them so: np.ix_([]))
             if n in SEQUENCE_PARAMS or n in doc_arrays or n in doc_seqs:
-                var = _indices if n in _INDEX_PARAMS_OF.get(fname, ()) else _arraylike
+                var = _indices if n in _INDEX_PARAMS_OF.get(fname, ()) else \
+                    _array_or_number if n in doc_arrays or n in doc_seqs else _arraylike
             break
         if n in ARRAY_PARAMS or n in SEQUENCE_PARAMS or n in doc_arrays or n in own:
             names[n] = (_nested if fname == "xpshim.block" else _arrays if n in doc_seqs else _seq if n in own
@@ -241,6 +242,14 @@ _INDEX_PARAMS_OF = {"xpshim.bincount": frozenset({"x"}), "xpshim.ix_": frozenset
 _EMPTY_IS_FLOAT = frozenset({"xpshim.unravel_index"})  # (NumPy raises: "the provided empty sequence was inferred as float")
 
 
+def _array_or_number(v):
+    """One of several arrays NumPy documents as array_like (``broadcast_arrays(x, 2)``): a number
+    too is the 0-d array NumPy makes of it (CuPy's broadcast passes numbers through unbroadcast)."""
+    if type(v) in _NUMBERS:
+        return _transfer.to_device(numpy.asarray(v), "a number as an array argument")
+    return _arraylike(v)
+
+
 def _arraylike(v):
     t = type(v)
     if t is ndarray:
@@ -343,7 +352,7 @@ class Route:
     """One routed NumPy callable: its NumPy function and where CuPy's is."""
 
     __slots__ = ("name", "npf", "cupy_path", "spec", "_cpf", "_xp", "_accepts", "_gap", "edge", "dtype_at",
-                 "axis_at", "writes", "named", "out_at", "positional")
+                 "axis_at", "writes", "named", "out_at", "positional", "as_tuple")
 
     def __init__(self, name, npf, cupy_path):
         self.name, self.npf, self.cupy_path = name, npf, cupy_path
@@ -360,6 +369,7 @@ class Route:
         self.edge = _edges.TABLE.get(name)  # NumPy's answer where CuPy's differs on an edge case
         # NumPy's namedtuple class of its answer (unique_all), or None (an edge case handler decides)
         self.named = _named_result(npf) if self.edge is None else None
+        self.as_tuple = _docparams.answers_tuple(npf)  # (CuPy's atleast_1d answers a list there)
         self._cpf = self._xp = self._accepts = None
         self._gap = _MISSING
 
@@ -459,8 +469,28 @@ class Route:
         if self.edge is not None:
             r = self.edge(a, kw)
         if r is _edges.PASS:
-            r = call_gpu(cpf, a, kw)
+            try:
+                r = call_gpu(cpf, a, kw)
+            except _REFUSALS as e:
+                if not self.python_data(args, kwargs) or _calls_back(args, kwargs):
+                    raise  # (a user's function that raised is not called again)
+                # CuPy's functions check and read arrays only (``a.dot(b)``, ``isinstance(x,
+                # cupy.ndarray)``, an empty q as out of range): where NumPy reads the Python numbers
+                # and sequences given otherwise, NumPy's answer (or NumPy's error), on the host,
+                # counted and warned
+                return _fallback.run(self.name, self.npf, args, kwargs,
+                                     f"CuPy's {self.cupy_path} refuses these Python numbers or sequences "
+                                     f"({type(e).__name__}: {str(e)[:80]})", errors_unannounced=True)
         return self.tupled(_result(r, args, kwargs))
+
+    def python_data(self, args, kwargs):
+        """Whether a Python number, list or tuple is given at one of the array parameters."""
+        pos, names, var = self.spec[:3]
+        if any(i < len(args) and _python_datum(args[i]) for i, _ in pos):
+            return True
+        if var and any(map(_python_datum, args[pos[-1][0] + 1 if pos else 0:])):
+            return True
+        return any(k in names and _python_datum(v) for k, v in kwargs.items()) if kwargs else False
 
     def by_keyword(self, args, kwargs):
         """The call with ``out`` and the arguments after it given by keyword (so the answer is
@@ -470,7 +500,10 @@ class Route:
         return args[:at], {**kwargs, **named}
 
     def tupled(self, r):
-        """A plain tuple from CuPy as NumPy's named tuple (``unique_all(x).values``)."""
+        """A plain tuple from CuPy as NumPy's named tuple (``unique_all(x).values``), and CuPy's list
+        as a tuple where NumPy answers one (``atleast_1d(a, b)``, ``broadcast_arrays``)."""
+        if type(r) is list and self.as_tuple:
+            return tuple(r)
         return self.named(*r) if self.named is not None and type(r) is tuple and len(r) == len(self.named._fields) else r
 
     def _on_host(self, args, kwargs, reason):
@@ -527,6 +560,20 @@ _NUMPY_SCALARS = frozenset(numpy.dtype(c).type for c in "?bhilqpBHILQPefdgFDG")
 # (real, imag: NumPy answers val.real, a Python number's own)
 _BY_VALUE = frozenset({"min_scalar_type", "can_cast", "result_type", "permutation", "choice", "isclose", "real", "imag"})
 _NUMBERS = _NUMPY_SCALARS - {numpy.longdouble, numpy.clongdouble} | {int, float, complex, bool}
+# What CuPy's functions raise where they refuse what is not a CuPy array (or read it otherwise)
+_REFUSALS = (TypeError, ValueError, AttributeError, IndexError, NotImplementedError)
+
+
+def _calls_back(args, kwargs):
+    """Whether a function of the user's is among the arguments (one level into lists)."""
+    return any(callable(x) and not isinstance(x, type) or (type(x) is list or type(x) is tuple) and
+               any(callable(v) and not isinstance(v, type) for v in x)
+               for x in (*args, *(kwargs.values() if kwargs else ())))
+
+
+def _python_datum(x):
+    t = type(x)
+    return t is list or t is tuple or t in _NUMBERS
 
 
 def follow_like(f, npf, args, kwargs):

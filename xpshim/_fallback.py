@@ -64,17 +64,21 @@ def announce(name, reason, device="GPU"):
         )
 
 
-def run(name, npf, args, kwargs, reason, writeback_first=False):
+def run(name, npf, args, kwargs, reason, writeback_first=False, errors_unannounced=False):
     """Run NumPy's ``npf`` on host copies of GPU arguments; return device results.
 
     ``out=`` arrays, and the first argument when ``writeback_first`` (``ufunc.at``
-    works in place), are written back to the device.
+    works in place), are written back to the device. With ``errors_unannounced``, a call that
+    NumPy refuses raises NumPy's error without the fallback's warning (nothing ran on the host).
     """
-    announce(name, reason)
+    if not errors_unannounced:
+        announce(name, reason)
     out = kwargs.get("out")
     hargs = [_to_host(a, "fallback argument") for a in args]
     hkw = {k: _to_host(v, "fallback argument") for k, v in kwargs.items()}
     r = npf(*hargs, **hkw)
+    if errors_unannounced:
+        announce(name, reason)
     if writeback_first and args and type(args[0]) is ndarray:
         _write_back(args[0], hargs[0])
     if out is not None:

@@ -1054,8 +1054,23 @@ def _compare(name, op):
     def f(self, other):
         if other is None:
             return wrap(_backend.xp.full(self._a.shape, name == "ne", dtype=numpy.bool_))
-        return plain(self, other)
+        r = plain(self, other)
+        if r is NotImplemented and not _defers(other):
+            # a Python object (a dtype, a string, a Fraction): NumPy's operator compares element by
+            # element (x == 'a' and x == np.dtype('f8') are all False, x == Fraction(1) reads values),
+            # where Python's fallback answers one bool; it has no GPU form: NumPy's, on the host
+            from . import _fallback
+
+            return _fallback.run(f"ndarray.__{name}__", op, (self, other), {}, f"a comparison with a {type(other).__name__} (no GPU form)")
+        return r
     return f
+
+
+def _defers(x):
+    """Whether NumPy's operator leaves ``x`` its own reflected operator: an array-like that
+    takes part in NumPy's protocols (pandas' objects, other array libraries')."""
+    return any(hasattr(x, n) for n in ("__array_ufunc__", "__array_function__", "__array__", "__array_priority__",
+                                       "__array_interface__", "__cuda_array_interface__", "__dlpack__"))
 
 
 def _reflected(op, hop):
