@@ -123,6 +123,25 @@ def test_every_routed_name_takes_lists_and_tuples_as_numpy_does(gpu):
     assert bad == {}
 
 
+def test_a_gpu_array_beside_python_numbers_as_numpy_does(gpu):
+    """Each routed function given a GPU array and Python numbers (``np.dot(x, 2)``,
+    ``np.broadcast_arrays(x, 2)``, ``np.percentile(x, 50)``) answers NumPy's values and container."""
+    compared, bad = 0, {}
+    h1, h2 = numpy.array([0.5, 1.5, 2.0, 3.0]), numpy.array([[2.0, 1.0], [1.0, 3.0]])
+    with numpy.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name, npo, xo in routed_callables(skip_random=True):
+            if name in _LIST_EXEMPT:
+                continue
+            for h in (h1, h2):
+                for numbers in ((2,), (2.5,), (1, 3), (True,)):
+                    with xpshim.device("gpu"):
+                        g = xpshim.asarray(h)
+                    compared += _compare(name, npo, xo, (h, *numbers), (g, *numbers), bad)
+    assert compared > 500, compared
+    assert bad == {}
+
+
 _P = doctest.DocTestParser()
 # Examples in NumPy's docstrings that raise under xpshim on the GPU side, with why
 _EXAMPLE_EXEMPT = {

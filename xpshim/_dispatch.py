@@ -291,7 +291,7 @@ def gpu_args(args, kwargs, spec):
             a[i] = x._a
         elif t is numpy.ndarray:
             a[i] = _transfer.to_device(x, "NumPy array argument")
-        elif t is list or t is tuple:
+        elif t is list or t is tuple or (var is _array_or_number and t in _NUMBERS):
             seqs = True
     if seqs:
         for i, conv in pos:
@@ -465,22 +465,22 @@ class Route:
         if a and type(a[0]) is list and self.spec[3] and self.spec[0][0][1] is _arraylike:
             # a list at the array parameter that is not numeric data ([None], strings): NumPy's call
             return self._on_host(args, kwargs, f"{self.name} of a list of Python objects (no GPU form)")
-        r = _edges.PASS
-        if self.edge is not None:
-            r = self.edge(a, kw)
-        if r is _edges.PASS:
-            try:
+        try:
+            r = _edges.PASS
+            if self.edge is not None:
+                r = self.edge(a, kw)
+            if r is _edges.PASS:
                 r = call_gpu(cpf, a, kw)
-            except _REFUSALS as e:
-                if not self.python_data(args, kwargs) or _calls_back(args, kwargs):
-                    raise  # (a user's function that raised is not called again)
-                # CuPy's functions check and read arrays only (``a.dot(b)``, ``isinstance(x,
-                # cupy.ndarray)``, an empty q as out of range): where NumPy reads the Python numbers
-                # and sequences given otherwise, NumPy's answer (or NumPy's error), on the host,
-                # counted and warned
-                return _fallback.run(self.name, self.npf, args, kwargs,
-                                     f"CuPy's {self.cupy_path} refuses these Python numbers or sequences "
-                                     f"({type(e).__name__}: {str(e)[:80]})", errors_unannounced=True)
+        except _REFUSALS as e:
+            if not self.python_data(args, kwargs) or _calls_back(args, kwargs):
+                raise  # (a user's function that raised is not called again)
+            # CuPy's functions check and read arrays only (``a.dot(b)``, ``isinstance(x,
+            # cupy.ndarray)``, an empty q as out of range): where NumPy reads the Python numbers and
+            # sequences given otherwise, NumPy's answer on the host, counted and warned (where NumPy
+            # refuses them too, NumPy's error, unwarned)
+            return _fallback.run(self.name, self.npf, args, kwargs,
+                                 f"CuPy's {self.cupy_path} refuses these Python numbers or sequences "
+                                 f"({type(e).__name__}: {str(e)[:80]})", errors_unannounced=True)
         return self.tupled(_result(r, args, kwargs))
 
     def python_data(self, args, kwargs):
