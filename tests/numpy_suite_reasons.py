@@ -55,12 +55,6 @@ RULES = [
      "NumPy's own method (a NumPy array's choose(..., out=gpu_array), in the test's reference clip) given a GPU "
      "array as out=: NumPy's C methods take NumPy arrays only there, and a method is not dispatched to xpshim "
      "(docs/differences.md)"),
-    (r"TestBincount", r"object has no attribute 'ndim'",
-     "not yet covered: bincount of a list, a number or an array-like object on the GPU device; CuPy's takes arrays only"),
-    (r"TestRavelUnravelIndex", r"object has no attribute 'shape'|can_cast\(\) does not support Python ints",
-     "not yet covered: ravel_multi_index/unravel_index with Python numbers or lists on the GPU device; CuPy's take arrays"),
-    (r"TestKron", r"'tuple' object has no attribute 'shape'",
-     "not yet covered: kron of Python sequences on the GPU device; CuPy's takes arrays only"),
     (r"TestClip::test_out_of_bound_pyints", r"Python int too large to convert to C long",
      "CuPy converts clip's bounds to C integers; NumPy 2 takes Python ints beyond the dtype's range"),
     (r"TestCross::test_zero_dimension", r"At least one array has zero dimension",
@@ -161,9 +155,6 @@ RULES = [
     (r"TestUnique::test_unique_sort_order_with_axis", r"Unsupported dtype \[\('f0'",
      "the stand-in only: its unique(axis=) runs NumPy's, which views rows as a structured dtype that the "
      "stand-in (strict as CuPy) refuses to hold"),
-    (r"TestFlatiterIndexing::test_flatiter_indexing_not_supported_newaxis", r"DID NOT WARN",
-     "CuPy's flat iterator refuses a None or float index with IndexError at once; NumPy first warns "
-     "(DeprecationWarning) and the test asks for the warning"),
     (r"TestExtins::test_place", r"place\(\) argument 1 must be numpy\.ndarray",
      "the test calls NumPy's own place (imported from numpy), which takes NumPy arrays only"),
     (r"TestAsType::test_astype", r"DID NOT RAISE TypeError",

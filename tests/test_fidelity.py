@@ -96,8 +96,6 @@ _COMBOS = [(_V1,), (_V2,), (_I1,), (_V1, _V1), (_V2, _V2), (_V2, _V1), (_I1, _I1
 _LIST_EXEMPT = {
     "empty_like": "its values are whatever the memory held",
     "row_stack": "a deprecated alias of vstack (NumPy warns on each call)",
-    "bincount": "a list of floats as counts: NumPy truncates them (docs/differences.md)",
-    "take": "a list of floats as indices: NumPy truncates them (docs/differences.md)",
 }
 
 

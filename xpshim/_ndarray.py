@@ -947,6 +947,9 @@ def _unpickle(host_array):
     return host_array
 
 
+_NUMPY_2_4 = tuple(int(v) for v in numpy.__version__.split(".")[:2]) >= (2, 4)
+
+
 class _Flat:
     """``x.flat`` for a GPU array: indexing and assignment on the flattened view."""
 
@@ -959,12 +962,26 @@ class _Flat:
         """(the key for CuPy's flatiter, False), or (an index of the array itself, True) for integer
         and boolean arrays, which NumPy's flatiter takes and CuPy's does not (ints and slices only:
         cupy/_indexing/iterate.py, flatiter.__getitem__)."""
+        if type(key) is list and key and all(type(v) is bool or type(v) is numpy.bool_ for v in key):
+            raise IndexError("boolean indices for iterators are not supported")  # (NumPy's flatiter: a list of them)
+        if type(key) is list and key and numpy.asarray(key).dtype.kind == "f":
+            # NumPy 2.4's flatiter reads a list of floats as integers, with a DeprecationWarning
+            # (numpy/_core/src/multiarray/iterators.c, iter_subscript)
+            if _NUMPY_2_4:
+                import warnings
+
+                warnings.warn("Invalid non-array indices for iterator objects are deprecated and will be removed in "
+                              "a future version. (Deprecated NumPy 2.4)", DeprecationWarning, stacklevel=3)
+            key = numpy.asarray(key).astype(numpy.intp)
         k = _index(_Flatten(self._base), key)
         k = k[0] if type(k) is tuple and len(k) == 1 else k
         if type(k) is tuple or isinstance(k, slice) or k is Ellipsis or numpy.isscalar(k) or not hasattr(k, "dtype"):
             return k, False
         a, xp = self._base._a, _backend.xp
         if k.dtype.kind == "b":
+            if k.ndim and k.size != a.size:  # (NumPy's flatiter takes a mask of its length only)
+                raise IndexError(f"boolean index did not match indexed flat iterator; dimension is {a.size} "
+                                 f"but corresponding boolean dimension is {k.size}")
             k = xp.nonzero(k.ravel())[0]
         k = xp.where(k < 0, k + a.size, k)
         return xp.unravel_index(k, a.shape), True
