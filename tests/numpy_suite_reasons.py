@@ -95,10 +95,6 @@ RULES = [
      "big-endian, bytes and string arrays have no GPU form (README, known differences)"),
     (r"TestNonzero::test_count_nonzero_non_aligned_array|TestIndexing::test_unaligned", r"the GPU cannot read unaligned",
      "an unaligned view is refused on the GPU (its first kernel would fault the process; README)"),
-    (r"TestNanFunctions_MinMax::test_(masked|subclass)|TestVectorize::test_subclasses|Test_I0::test_non_array",
-     r"Unsupported type|incorrect type",
-     "not yet covered: a ufunc of a NumPy subclass or an array-like object on the GPU device (the functions "
-     "run NumPy's call for subclasses; ufuncs do not yet)"),
     (r"TestCApiAccess", _ANY, "NumPy's C-API test helpers take NumPy arrays only"),
     (r"TestBroadcast::test_broadcast_(in_args|single_arg|error_kwargs)", r"^AssertionError",
      "np.broadcast is NumPy's class: over GPU arrays its iterators read host copies, so the test's "

@@ -284,6 +284,53 @@ def test_every_ufunc_returns_its_positional_out(gpu):
     assert bad == {}
 
 
+class _Sub(numpy.ndarray):
+    pass
+
+
+class _Wrapped:
+    """An array-like object that survives NumPy's ufuncs through ``__array_wrap__`` (as pandas' do)."""
+
+    def __init__(self, a):
+        self.a = a
+
+    @property
+    def __array_interface__(self):
+        return self.a.__array_interface__
+
+    def __array_wrap__(self, arr, context=None, return_scalar=False):
+        return _Wrapped(arr)
+
+
+_NOT_ARRAYS = {"masked": lambda h: numpy.ma.masked_array(h, mask=[0, 1, 0, 0]), "subclass": lambda h: h.view(_Sub),
+               "array_interface": _Wrapped}
+
+
+@pytest.mark.parametrize("kind", sorted(_NOT_ARRAYS))
+def test_every_ufunc_takes_numpy_subclasses_and_array_likes_as_numpy_does(gpu, kind):
+    """Each ufunc given a masked array, a NumPy subclass instance or an array-like object (beside
+    GPU arrays, on the GPU device) answers NumPy's class and values: CuPy's ufuncs refuse them."""
+    make, bad = _NOT_ARRAYS[kind], {}
+    with numpy.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (a counted, warned host run where GPU arrays are operands)
+        for name in _UFUNCS:
+            uf = getattr(numpy, name)
+            ins, _ = _float_loop(uf)
+            hin = [numpy.array([0.5, 1.5, 2.5, 3.0]).astype(c) for c in ins]
+            ref = uf(make(hin[0]), *hin[1:])
+            with xpshim.device("gpu"):
+                try:
+                    got = getattr(xpshim, name)(make(hin[0]), *[xpshim.asarray(h) for h in hin[1:]])
+                except Exception as e:
+                    bad[name] = f"{type(e).__name__}: {e}"[:120]
+                    continue
+            for r, g in zip(ref if type(ref) is tuple else (ref,), got if type(got) is tuple else (got,)):
+                if type(r) is not type(g) or not (_masked_same(r, g) if kind == "masked" else
+                                                  _same(getattr(r, "a", r), getattr(g, "a", g))):
+                    bad[name] = f"{type(g).__name__}, not NumPy's {type(r).__name__} or its values"
+    assert bad == {}
+
+
 def test_every_routed_function_returns_its_positional_out(gpu):
     """Each routed function that takes ``out`` by position (np.sum(x, None, None, o), np.around,
     np.cumsum, np.clip, ...) answers the out array itself, holding NumPy's values."""

@@ -777,9 +777,13 @@ class ufunc:
             return r
         r = self._route
         for x in args:  # a NumPy longdouble, object, ... operand: no GPU form, NumPy's loop
+            if type(x) is ndarray:
+                continue
             if (type(x) is numpy.ndarray or isinstance(x, numpy.generic)) and host_only_dtype(x.dtype):
                 a, kw = to_host_args(args, kwargs, f"{r.name} of a {x.dtype} operand (no GPU form)")
                 return self._np(*a, **kw)
+            if _host_class(x) is not None or _array_like(x) or _interface_like(x):
+                return self._not_arrays(args, kwargs)
         cpf = r.cpf
         if cpf is None:  # (the gap table's version, or the host: through the function route, which
             return r.gpu(args, kwargs)  # also takes a host out= and a ufunc's out=(a,))
@@ -804,6 +808,20 @@ class ufunc:
         if out is not None:
             return out if type(out) is not tuple or len(out) != 1 else out[0]
         return res
+
+    def _not_arrays(self, args, kwargs):
+        """A ufunc given a NumPy subclass instance (a masked array, a matrix, a user's subclass) or
+        an array-like object (``__array__``), which CuPy's ufuncs refuse: NumPy's call for the
+        subclass (its class kept; GPU operands copied over, counted and warned), the NumPy array
+        an array-like object gives for it."""
+        c = next(type(x) for x in args if _host_class(x) is not None or _array_like(x) or _interface_like(x))
+        # (NumPy's call, as the functions' route runs it for subclasses: __array_wrap__ keeps the
+        # class, pandas' objects survive a ufunc so)
+        why = f"{self._route.name} of a {c.__name__} (no GPU form)"
+        if locate(args, kwargs) == "gpu":
+            return _fallback.run(self._route.name, self._np, args, kwargs, why)
+        a, kw = to_host_args(args, kwargs, why)
+        return self._np(*a, **kw)
 
     def _method(self, method, table, args, kwargs):
         npm = getattr(self._np, method)
@@ -971,6 +989,13 @@ def _array_like(x):
     t = type(x)
     return t not in _PLAIN and hasattr(t, "__array__") and not hasattr(t, "__cuda_array_interface__") and \
         not isinstance(x, (numpy.generic, numpy.ndarray, ndarray))
+
+
+def _interface_like(x):
+    """An object NumPy reads through ``__array_interface__`` or ``__array_struct__`` (not GPU data)."""
+    t = type(x)
+    return t not in _PLAIN and (hasattr(t, "__array_interface__") or hasattr(t, "__array_struct__")) and \
+        not hasattr(t, "__cuda_array_interface__") and not isinstance(x, (numpy.generic, numpy.ndarray, ndarray))
 
 
 def _array_likes(args, kwargs):

@@ -308,8 +308,12 @@ class _Ufunc:
     def __call__(self, *args, **kwargs):
         if kwargs.keys() - {"out", "dtype", "casting"}:  # (CuPy's ufuncs take these three only)
             raise TypeError(f"Wrong arguments {dict((k, v) for k, v in kwargs.items() if k not in ('out', 'dtype', 'casting'))}")
-        for x in (*args, kwargs.get("out")):
-            if type(x) is numpy.ndarray or type(x) is list or x is Ellipsis:
+        out = kwargs.get("out")
+        for x in (*args, *(out if type(out) is tuple else (out,))):
+            # (CuPy's ufuncs take CuPy arrays and scalars: NumPy arrays, their subclasses (masked
+            # arrays, matrices), lists and objects with __array__ raise; cupy/_core/_kernel.pyx,
+            # _preprocess_args)
+            if not (type(x) is ndarray or x is None or isinstance(x, (int, float, complex, numpy.generic))):
                 raise TypeError(f"Unsupported type {type(x)}")
         if not self._complex and any(
                 type(x) is complex or numpy.dtype(getattr(x, "dtype", bool)).kind == "c" for x in args):
