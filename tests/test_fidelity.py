@@ -140,6 +140,39 @@ def test_a_gpu_array_beside_python_numbers_as_numpy_does(gpu):
     assert bad == {}
 
 
+def test_where_numpy_raises_for_gpu_arrays_the_error_is_numpys(gpu):
+    """Each routed function given GPU arrays at its array parameters in shapes NumPy refuses
+    (mismatched, too few dimensions) raises NumPy's exception class (CuPy's own checks raise
+    others: the call is run again by NumPy, which raises)."""
+    from xpshim import _dispatch
+
+    h1, h2, h3 = numpy.array([0.5, 1.5, 2.0, 3.0]), numpy.array([[2.0, 1.0], [1.0, 3.0]]), numpy.array([1.0, 2.0, 3.0])
+    tried, bad = 0, {}
+    with numpy.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name, npo, xo in routed_callables(skip_random=True):
+            at = {i for i, _ in _dispatch._array_like_params(npo, f"xpshim.{name}")[0]}
+            for hs in ((h1, h2), (h2, h1), (h1, h3), (h2, h2, h2), (h3,)):
+                if not all(i in at for i in range(len(hs))):
+                    continue
+                try:
+                    npo(*hs)
+                    continue
+                except Exception as e:
+                    want = type(e)
+                tried += 1
+                with xpshim.device("gpu"):
+                    gs = [xpshim.asarray(h) for h in hs]
+                    try:
+                        xo(*gs)
+                        bad[name] = f"no error where NumPy raises {want.__name__}"
+                    except Exception as e:
+                        if not isinstance(e, want):
+                            bad[name] = f"{type(e).__name__} where NumPy raises {want.__name__}: {e}"[:160]
+    assert tried > 200, tried
+    assert bad == {}
+
+
 _P = doctest.DocTestParser()
 # Examples in NumPy's docstrings that raise under xpshim on the GPU side, with why
 _EXAMPLE_EXEMPT = {

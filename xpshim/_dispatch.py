@@ -465,22 +465,29 @@ class Route:
         if a and type(a[0]) is list and self.spec[3] and self.spec[0][0][1] is _arraylike:
             # a list at the array parameter that is not numeric data ([None], strings): NumPy's call
             return self._on_host(args, kwargs, f"{self.name} of a list of Python objects (no GPU form)")
+        r, refused = _edges.PASS, None
         try:
-            r = _edges.PASS
             if self.edge is not None:
                 r = self.edge(a, kw)
-            if r is _edges.PASS:
+        except _REFUSALS as e:  # (an edge's own raise is NumPy's error: kept, but for Python data
+            if not self.python_data(args, kwargs) or _calls_back(args, kwargs):  # that CuPy refused in it)
+                raise
+            refused = e
+        if r is _edges.PASS and refused is None:
+            try:
                 r = call_gpu(cpf, a, kw)
-        except _REFUSALS as e:
-            if not self.python_data(args, kwargs) or _calls_back(args, kwargs):
-                raise  # (a user's function that raised is not called again)
-            # CuPy's functions check and read arrays only (``a.dot(b)``, ``isinstance(x,
-            # cupy.ndarray)``, an empty q as out of range): where NumPy reads the Python numbers and
-            # sequences given otherwise, NumPy's answer on the host, counted and warned (where NumPy
-            # refuses them too, NumPy's error, unwarned)
+            except _REFUSALS as e:
+                if _calls_back(args, kwargs):
+                    raise  # (a user's function that raised is not called again)
+                refused = e
+        if refused is not None:
+            # CuPy's function refused the call: it reads arrays only (``a.dot(b)``, ``isinstance(x,
+            # cupy.ndarray)``), checks otherwise (an empty q as out of range) or words its error
+            # otherwise. NumPy's answer on the host, counted and warned; where NumPy refuses the call
+            # too, NumPy's error (its class and message), unwarned
             return _fallback.run(self.name, self.npf, args, kwargs,
-                                 f"CuPy's {self.cupy_path} refuses these Python numbers or sequences "
-                                 f"({type(e).__name__}: {str(e)[:80]})", errors_unannounced=True)
+                                 f"CuPy's {self.cupy_path} refused the call ({type(refused).__name__}: "
+                                 f"{str(refused)[:80]})", errors_unannounced=True)
         return self.tupled(_result(r, args, kwargs))
 
     def python_data(self, args, kwargs):
@@ -560,8 +567,9 @@ _NUMPY_SCALARS = frozenset(numpy.dtype(c).type for c in "?bhilqpBHILQPefdgFDG")
 # (real, imag: NumPy answers val.real, a Python number's own)
 _BY_VALUE = frozenset({"min_scalar_type", "can_cast", "result_type", "permutation", "choice", "isclose", "real", "imag"})
 _NUMBERS = _NUMPY_SCALARS - {numpy.longdouble, numpy.clongdouble} | {int, float, complex, bool}
-# What CuPy's functions raise where they refuse what is not a CuPy array (or read it otherwise)
-_REFUSALS = (TypeError, ValueError, AttributeError, IndexError, NotImplementedError)
+# What CuPy's functions raise where they refuse a call NumPy may take (what is not a CuPy array, a
+# check of their own, a C integer's range); not CUDA's errors, nor running out of memory
+_REFUSALS = (TypeError, ValueError, AttributeError, IndexError, NotImplementedError, OverflowError)
 
 
 def _calls_back(args, kwargs):
