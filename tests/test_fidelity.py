@@ -753,3 +753,20 @@ def test_comparing_with_a_python_object_is_numpys(gpu, make):
         got = (g == o, g != o)
     for want, r in zip((h == o, h != o), got):
         assert _same(want, r), (o, want, r)
+
+
+# ---------------------------------------------------------------- 10. memory order of results
+
+@pytest.mark.parametrize("call", [lambda m, a: m.delete(a, 1, axis=0), lambda m, a: m.delete(a, [0, 2], axis=1),
+                                  lambda m, a: m.insert(a, 1, 5.0, axis=1), lambda m, a: m.insert(a, [0, 1], 5.0, axis=0),
+                                  lambda m, a: m.block([[a, a], [a, a]]), lambda m, a: m.block([a, a])])
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_results_keep_numpys_memory_order(gpu, call, order):
+    """delete, insert and block of F-ordered arrays answer F-ordered arrays, as NumPy's do."""
+    h = numpy.array(numpy.arange(12.0).reshape(3, 4), order=order)
+    want = call(numpy, h)
+    with xpshim.device("gpu"):
+        g = xpshim.asarray(h) if order == "C" else xpshim.asfortranarray(xpshim.asarray(h))
+        got = call(xpshim, g)
+    assert _same(want, got)
+    assert (got.flags.c_contiguous, got.flags.f_contiguous) == (want.flags.c_contiguous, want.flags.f_contiguous)
