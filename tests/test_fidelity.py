@@ -770,3 +770,18 @@ def test_results_keep_numpys_memory_order(gpu, call, order):
         got = call(xpshim, g)
     assert _same(want, got)
     assert (got.flags.c_contiguous, got.flags.f_contiguous) == (want.flags.c_contiguous, want.flags.f_contiguous)
+
+
+@pytest.mark.parametrize("use", [lambda m, a: numpy.asarray(a), lambda m, a: numpy.block([[a, a]]),
+                                 lambda m, a: numpy.delete(a, 1, axis=0), lambda m, a: numpy.array(a),
+                                 lambda m, a: m.asnumpy(a) if m is xpshim else a])
+def test_host_copies_keep_memory_order(gpu, use):
+    """A host copy of an F-ordered GPU array is F-ordered, as the NumPy array it stands for: NumPy's
+    own functions given GPU arrays answer in NumPy's order."""
+    h = numpy.asfortranarray(numpy.arange(12.0).reshape(3, 4))
+    want = use(numpy, h)
+    with xpshim.device("gpu"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = use(xpshim, xpshim.asfortranarray(xpshim.asarray(h)))
+    assert type(got) is numpy.ndarray and _same(want, got)
+    assert (got.flags.c_contiguous, got.flags.f_contiguous) == (want.flags.c_contiguous, want.flags.f_contiguous)

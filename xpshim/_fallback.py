@@ -120,7 +120,9 @@ def run_method(self, name, args, kwargs, reason):
     announce(f"ndarray.{name}", reason)
     h = host(self, "fallback self")
     if name in MUTATING_METHODS and self._a.flags.f_contiguous and not self._a.flags.c_contiguous:
-        h = numpy.asfortranarray(h)  # (resize keeps the memory order: NumPy's reads F-ordered data so)
+        # (resize keeps the memory order: NumPy's reads F-ordered data so; the host copy of an
+        # F-ordered array is a transposed view, and resize takes an array that owns its data)
+        h = numpy.asfortranarray(h) if h.flags.owndata else h.copy(order="F")
     hargs = [_to_host(a, "fallback argument") for a in args]
     hkw = {k: _to_host(v, "fallback argument") for k, v in kwargs.items()}
     r = getattr(h, name)(*hargs, **hkw)

@@ -521,7 +521,10 @@ class ndarray(metaclass=_NdarrayMeta):
                 raise TypeError("a GPU array has no host buffer; Numba takes it by __cuda_array_interface__")
             # The latest copy lives as long as this array: ndarray(buffer=x) keeps only x, and
             # reads the memory after it has given the buffer back
-            self._x = h = host(self, "buffer protocol")
+            h = host(self, "buffer protocol")
+            if not h.flags.c_contiguous and not flags & 0x10:  # (PyBUF_STRIDES' own bit: the reader takes strides)
+                h = numpy.ascontiguousarray(h)  # (an F-ordered copy to a reader of C-ordered bytes: Pillow's)
+            self._x = h
             return memoryview(h)
 
     @property
@@ -535,7 +538,11 @@ class ndarray(metaclass=_NdarrayMeta):
         d = {"shape": a.shape, "typestr": a.dtype.str, "descr": a.dtype.descr, "version": 3,
              "strides": None if sys.version_info >= (3, 12) else _c_strides(a.shape, a.itemsize)}
         if sys.version_info < (3, 12):
-            d["data"] = host(self, "__array_interface__")
+            h = host(self, "__array_interface__")
+            if not h.flags.c_contiguous:  # (an F-ordered copy: its bytes as the C-ordered transpose's buffer)
+                d["data"], d["strides"] = h.T, h.strides
+            else:
+                d["data"] = h
         return d
 
     def tobytes(self, order="C"):
