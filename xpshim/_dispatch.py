@@ -20,7 +20,7 @@ from . import (_arrayapi, _backend, _device, _docparams, _edges, _exact, _fallba
                _signatures, _transfer)
 from ._cpupath import describe as _describe, non_binding, where as _where
 from ._errors import OutOfMemoryError
-from ._ndarray import dev, fresh, host, host_only_dtype, ndarray, on_host_part, wrap
+from ._ndarray import arraylike, dev, fresh, host, host_only_dtype, ndarray, on_host_part, wrap
 from ._registry import (ARRAY_PARAMS, METHOD_ARRAY_ARGS, NO_OP_KWARGS, SEQUENCE_PARAMS, SEQUENCE_PARAMS_OF,
                         WRITES_INTO)
 
@@ -77,7 +77,8 @@ def array_like_params(npf, fname=None):
         if p.kind is p.VAR_POSITIONAL:
             # (*args: each one converted, as indices where NumPy reads them so: np.ix_([]))
             if n in SEQUENCE_PARAMS or n in doc_arrays or n in doc_seqs:
-                var = _indices if n in _INDEX_PARAMS_OF.get(fname, ()) else arraylike
+                var = _indices if n in _INDEX_PARAMS_OF.get(fname, ()) else \
+                    _array_or_number if n in doc_arrays or n in doc_seqs else arraylike
             break
         if n in ARRAY_PARAMS or n in SEQUENCE_PARAMS or n in doc_arrays or n in own:
             names[n] = (_nested if fname == "xpshim.block" else _arrays if n in doc_seqs else _seq if n in own
@@ -233,29 +234,12 @@ _INDEX_PARAMS_OF = {"xpshim.bincount": frozenset({"x"}), "xpshim.ix_": frozenset
 _EMPTY_IS_FLOAT = frozenset({"xpshim.unravel_index"})  # (NumPy raises: "the provided empty sequence was inferred as float")
 
 
-def arraylike(v):
-    t = type(v)
-    if t is ndarray:
-        return v._a
-    if t is numpy.ndarray:
-        return _transfer.to_device(v, "array-like argument")
-    if t is list or t is tuple:
-        if not v:  # an empty list is an empty float64 array to NumPy (np.append(ints, []): float64)
-            return _transfer.to_device(v, "array-like argument", dtype=numpy.float64)
-        if any(type(x) is ndarray for x in v):  # GPU arrays (and what comes with them) stacked on the GPU
-            try:
-                return _backend.xp.stack([dev(x) if type(x) in (ndarray, numpy.ndarray) else
-                                          _transfer.to_device(x, "array-like argument") for x in v])
-            except (ValueError, TypeError):
-                return v  # ragged, or not array data: CuPy's function says what it wants
-        try:
-            h = numpy.asarray(v)
-        except ValueError:  # ragged: not array data (CuPy's function says what it wants)
-            return v
-        if h.dtype.kind in "OUSVMm":  # functions, strings, dates: no GPU form (piecewise's funclist)
-            return v
-        return _transfer.to_device(h, "array-like argument")
-    return v
+def _array_or_number(v):
+    """One of several arrays NumPy documents as array_like (``broadcast_arrays(x, 2)``): a number
+    too is the 0-d array NumPy makes of it (CuPy's broadcast passes numbers through unbroadcast)."""
+    if type(v) in _NUMBERS:
+        return _transfer.to_device(numpy.asarray(v), "a number as an array argument")
+    return arraylike(v)
 
 
 def gpu_args(args, kwargs, spec):
@@ -274,7 +258,7 @@ def gpu_args(args, kwargs, spec):
             a[i] = x._a
         elif t is numpy.ndarray:
             a[i] = _transfer.to_device(x, "NumPy array argument")
-        elif t is list or t is tuple:
+        elif t is list or t is tuple or (var is _array_or_number and t in _NUMBERS):
             seqs = True
     if seqs:
         for i, conv in pos:
@@ -335,7 +319,7 @@ class Route:
     """One routed NumPy callable: its NumPy function and where CuPy's is."""
 
     __slots__ = ("name", "npf", "cupy_path", "spec", "_cpf", "_xp", "_accepts", "_gap", "edge", "dtype_at",
-                 "axis_at", "writes", "named", "out_at", "positional")
+                 "axis_at", "writes", "named", "out_at", "positional", "as_tuple")
 
     def __init__(self, name, npf, cupy_path):
         self.name, self.npf, self.cupy_path = name, npf, cupy_path
@@ -352,6 +336,7 @@ class Route:
         self.edge = _edges.TABLE.get(name)  # NumPy's answer where CuPy's differs on an edge case
         # NumPy's namedtuple class of its answer (unique_all), or None (an edge case handler decides)
         self.named = _named_result(npf) if self.edge is None else None
+        self.as_tuple = _docparams.answers_tuple(npf)  # (CuPy's atleast_1d answers a list there)
         self._cpf = self._xp = self._accepts = None
         self._gap = _MISSING
 
@@ -447,12 +432,39 @@ class Route:
         if a and type(a[0]) is list and self.spec[3] and self.spec[0][0][1] is arraylike:
             # a list at the array parameter that is not numeric data ([None], strings): NumPy's call
             return self._on_host(args, kwargs, f"{self.name} of a list of Python objects (no GPU form)")
-        r = _edges.PASS
-        if self.edge is not None:
-            r = self.edge(a, kw)
-        if r is _edges.PASS:
-            r = call_gpu(cpf, a, kw)
+        r, refused = _edges.PASS, None
+        try:
+            if self.edge is not None:
+                r = self.edge(a, kw)
+        except _REFUSALS as e:  # (an edge's own raise is NumPy's error: kept, but for Python data
+            if not self.python_data(args, kwargs) or _calls_back(args, kwargs):  # that CuPy refused in it)
+                raise
+            refused = e
+        if r is _edges.PASS and refused is None:
+            try:
+                r = call_gpu(cpf, a, kw)
+            except _REFUSALS as e:
+                if _calls_back(args, kwargs):
+                    raise  # (a user's function that raised is not called again)
+                refused = e
+        if refused is not None:
+            # CuPy's function refused the call: it reads arrays only (``a.dot(b)``, ``isinstance(x,
+            # cupy.ndarray)``), checks otherwise (an empty q as out of range) or words its error
+            # otherwise. NumPy's answer on the host, counted and warned; where NumPy refuses the call
+            # too, NumPy's error (its class and message), unwarned
+            return _fallback.run(self.name, self.npf, args, kwargs,
+                                 f"CuPy's {self.cupy_path} refused the call ({type(refused).__name__}: "
+                                 f"{str(refused)[:80]})", errors_unannounced=True)
         return self.tupled(_result(r, args, kwargs))
+
+    def python_data(self, args, kwargs):
+        """Whether a Python number, list or tuple is given at one of the array parameters."""
+        pos, names, var = self.spec[:3]
+        if any(i < len(args) and _python_datum(args[i]) for i, _ in pos):
+            return True
+        if var and any(map(_python_datum, args[pos[-1][0] + 1 if pos else 0:])):
+            return True
+        return any(k in names and _python_datum(v) for k, v in kwargs.items()) if kwargs else False
 
     def by_keyword(self, args, kwargs):
         """The call with ``out`` and the arguments after it given by keyword (so the answer is
@@ -462,7 +474,10 @@ class Route:
         return args[:at], {**kwargs, **named}
 
     def tupled(self, r):
-        """A plain tuple from CuPy as NumPy's named tuple (``unique_all(x).values``)."""
+        """A plain tuple from CuPy as NumPy's named tuple (``unique_all(x).values``), and CuPy's list
+        as a tuple where NumPy answers one (``atleast_1d(a, b)``, ``broadcast_arrays``)."""
+        if type(r) is list and self.as_tuple:
+            return tuple(r)
         return self.named(*r) if self.named is not None and type(r) is tuple and len(r) == len(self.named._fields) else r
 
     def _on_host(self, args, kwargs, reason):
@@ -494,6 +509,21 @@ _NUMPY_SCALARS = frozenset(numpy.dtype(c).type for c in "?bhilqpBHILQPefdgFDG")
 # (real, imag: NumPy answers val.real, a Python number's own)
 _BY_VALUE = frozenset({"min_scalar_type", "can_cast", "result_type", "permutation", "choice", "isclose", "real", "imag"})
 _NUMBERS = _NUMPY_SCALARS - {numpy.longdouble, numpy.clongdouble} | {int, float, complex, bool}
+# What CuPy's functions raise where they refuse a call NumPy may take (what is not a CuPy array, a
+# check of their own, a C integer's range); not CUDA's errors, nor running out of memory
+_REFUSALS = (TypeError, ValueError, AttributeError, IndexError, NotImplementedError, OverflowError)
+
+
+def _calls_back(args, kwargs):
+    """Whether a function of the user's is among the arguments (one level into lists)."""
+    return any(callable(x) and not isinstance(x, type) or (type(x) is list or type(x) is tuple) and
+               any(callable(v) and not isinstance(v, type) for v in x)
+               for x in (*args, *(kwargs.values() if kwargs else ())))
+
+
+def _python_datum(x):
+    t = type(x)
+    return t is list or t is tuple or t in _NUMBERS
 
 
 def follow_like(f, npf, args, kwargs):
@@ -720,9 +750,13 @@ class ufunc(functools.partial):
             return r
         r = self._route
         for x in args:  # a NumPy longdouble, object, ... operand: no GPU form, NumPy's loop
+            if type(x) is ndarray:
+                continue
             if (type(x) is numpy.ndarray or isinstance(x, numpy.generic)) and host_only_dtype(x.dtype):
                 a, kw = to_host_args(args, kwargs, f"{r.name} of a {x.dtype} operand (no GPU form)")
                 return self._np(*a, **kw)
+            if _host_class(x) is not None or _array_like(x) or _interface_like(x):
+                return self._not_arrays(args, kwargs)
         cpf = r.cpf
         if cpf is None:  # (the gap table's version, or the host: through the function route, which
             return r.gpu(args, kwargs)  # also takes a host out= and a ufunc's out=(a,))
@@ -747,6 +781,20 @@ class ufunc(functools.partial):
         if out is not None:
             return out if type(out) is not tuple or len(out) != 1 else out[0]
         return res
+
+    def _not_arrays(self, args, kwargs):
+        """A ufunc given a NumPy subclass instance (a masked array, a matrix, a user's subclass) or
+        an array-like object (``__array__``), which CuPy's ufuncs refuse: NumPy's call for the
+        subclass (its class kept; GPU operands copied over, counted and warned), the NumPy array
+        an array-like object gives for it."""
+        c = next(type(x) for x in args if _host_class(x) is not None or _array_like(x) or _interface_like(x))
+        # (NumPy's call, as the functions' route runs it for subclasses: __array_wrap__ keeps the
+        # class, pandas' objects survive a ufunc so)
+        why = f"{self._route.name} of a {c.__name__} (no GPU form)"
+        if locate(args, kwargs) == "gpu":
+            return _fallback.run(self._route.name, self._np, args, kwargs, why)
+        a, kw = to_host_args(args, kwargs, why)
+        return self._np(*a, **kw)
 
     def _method(self, method, table, args, kwargs):
         npm = getattr(self._np, method)
@@ -926,6 +974,13 @@ def _array_like(x):
     t = type(x)
     return t not in _PLAIN and hasattr(t, "__array__") and not hasattr(t, "__cuda_array_interface__") and \
         not isinstance(x, (numpy.generic, numpy.ndarray, ndarray))
+
+
+def _interface_like(x):
+    """An object NumPy reads through ``__array_interface__`` or ``__array_struct__`` (not GPU data)."""
+    t = type(x)
+    return t not in _PLAIN and (hasattr(t, "__array_interface__") or hasattr(t, "__array_struct__")) and \
+        not hasattr(t, "__cuda_array_interface__") and not isinstance(x, (numpy.generic, numpy.ndarray, ndarray))
 
 
 def _array_likes(args, kwargs):

@@ -49,3 +49,19 @@ def documented(npf):
             if n and n not in NOT_DATA:
                 (seqs if seq else arrays).add(n)
     return frozenset(arrays), frozenset(seqs)
+
+
+_RETURNS = re.compile(r"^Returns\n-{3,}\n(.*?)(?:^\w[\w ]*\n-{3,}|\Z)", re.S | re.M)
+
+
+def answers_tuple(npf):
+    """True where NumPy's docstring of ``npf`` documents a tuple answer and no list
+    (``atleast_1d`` of several arrays, ``broadcast_arrays``, ``gradient``): NumPy 2 answers
+    tuples there, where some of CuPy's functions answer lists."""
+    try:
+        doc = inspect.getdoc(npf) or ""
+    except Exception:  # (as in documented)
+        return False
+    m = _RETURNS.search(doc)
+    return m is not None and re.search(r"\btuple\b", m.group(1)) is not None and \
+        re.search(r"\blist\b", m.group(1)) is None

@@ -635,6 +635,19 @@ def _delete(args, kwargs):
     return PASS
 
 
+def _keeps_order(name):
+    """delete/insert of an F-ordered array: F-ordered, as NumPy's (``arrorder = 'F' if
+    arr.flags.fnc``: numpy/lib/_function_base_impl.py); CuPy's answers C-ordered."""
+    def edge(args, kwargs):
+        xp = _backend.xp
+        arr = call_arg(args, kwargs, 0, "arr")
+        if not isinstance(arr, xp.ndarray) or not arr.flags.f_contiguous or arr.flags.c_contiguous:
+            return PASS
+        r = getattr(xp, name)(*args, **kwargs)
+        return xp.asfortranarray(r) if r.ndim > 1 else r
+    return edge
+
+
 def _unique_bool_axis(args, kwargs):
     """unique of a boolean array along an axis: as uint8 and back (CuPy's compares rows by
     subtraction, which it refuses for booleans)."""
@@ -944,7 +957,8 @@ TABLE = {
     "xpshim.broadcast_to": _broadcast_to,
     "xpshim.stack": _stack,
     "xpshim.trim_zeros": _trim_zeros,
-    "xpshim.delete": _delete,
+    "xpshim.delete": _first(_delete, _keeps_order("delete")),
+    "xpshim.insert": _keeps_order("insert"),
     "xpshim.tensordot": _tensordot,
     "xpshim.concatenate": _concatenate_flat,
     **{f"xpshim.{n}": _bitorder(n) for n in ("packbits", "unpackbits")},

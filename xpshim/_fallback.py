@@ -62,17 +62,21 @@ def announce(name, reason, device="GPU"):
         )
 
 
-def run(name, npf, args, kwargs, reason, writeback_first=False):
+def run(name, npf, args, kwargs, reason, writeback_first=False, errors_unannounced=False):
     """Run NumPy's ``npf`` on host copies of GPU arguments; return device results.
 
     ``out=`` arrays, and the first argument when ``writeback_first`` (``ufunc.at``
-    works in place), are written back to the device.
+    works in place), are written back to the device. With ``errors_unannounced``, a call that
+    NumPy refuses raises NumPy's error without the fallback's warning (nothing ran on the host).
     """
-    announce(name, reason)
+    if not errors_unannounced:
+        announce(name, reason)
     out = kwargs.get("out")
     hargs = [to_host(a, "fallback argument") for a in args]
     hkw = {k: to_host(v, "fallback argument") for k, v in kwargs.items()}
     r = npf(*hargs, **hkw)
+    if errors_unannounced:
+        announce(name, reason)
     if writeback_first and args and type(args[0]) is ndarray:
         _write_back(args[0], hargs[0])
     if out is not None:
@@ -114,7 +118,9 @@ def run_method(self, name, args, kwargs, reason):
     announce(f"ndarray.{name}", reason)
     h = host(self, "fallback self")
     if name in MUTATING_METHODS and self._a.flags.f_contiguous and not self._a.flags.c_contiguous:
-        h = numpy.asfortranarray(h)  # (resize keeps the memory order: NumPy's reads F-ordered data so)
+        # (resize keeps the memory order: NumPy's reads F-ordered data so; the host copy of an
+        # F-ordered array is a transposed view, and resize takes an array that owns its data)
+        h = numpy.asfortranarray(h) if h.flags.owndata else h.copy(order="F")
     hargs = [to_host(a, "fallback argument") for a in args]
     hkw = {k: to_host(v, "fallback argument") for k, v in kwargs.items()}
     r = getattr(h, name)(*hargs, **hkw)

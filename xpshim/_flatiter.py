@@ -65,8 +65,7 @@ class FlatIter(Flat):
 
 def assign(base, value):
     """``base.flat = value``: every element, from ``value`` repeated (cycled) as needed."""
-    from ._dispatch import arraylike
-    from ._ndarray import ndarray
+    from ._ndarray import arraylike, ndarray
 
     xp = _backend.xp
     n = base.size

@@ -240,6 +240,34 @@ def host_only_dtype(dt):
         not d.isnative
 
 
+def arraylike(v):
+    """One argument NumPy reads as array_like, in CuPy's terms: GPU arrays unwrapped, NumPy arrays
+    and lists of numbers copied to the device (counted); what has no GPU form (ragged lists,
+    strings, functions) as given, for CuPy's function to say what it wants."""
+    t = type(v)
+    if t is ndarray:
+        return v._a
+    if t is numpy.ndarray:
+        return _transfer.to_device(v, "array-like argument")
+    if t is list or t is tuple:
+        if not v:  # an empty list is an empty float64 array to NumPy (np.append(ints, []): float64)
+            return _transfer.to_device(v, "array-like argument", dtype=numpy.float64)
+        if any(type(x) is ndarray for x in v):  # GPU arrays (and what comes with them) stacked on the GPU
+            try:
+                return _backend.xp.stack([dev(x) if type(x) in (ndarray, numpy.ndarray) else
+                                          _transfer.to_device(x, "array-like argument") for x in v])
+            except (ValueError, TypeError):
+                return v  # ragged, or not array data: CuPy's function says what it wants
+        try:
+            h = numpy.asarray(v)
+        except ValueError:  # ragged: not array data (CuPy's function says what it wants)
+            return v
+        if h.dtype.kind in "OUSVMm":  # functions, strings, dates: no GPU form (piecewise's funclist)
+            return v
+        return _transfer.to_device(h, "array-like argument")
+    return v
+
+
 def host_value(v):
     """A value assigned into host data: xpshim GPU arrays copied over (counted)."""
     if type(v) is ndarray:
@@ -564,7 +592,10 @@ class ndarray(metaclass=_NdarrayMeta):
                 raise TypeError("a GPU array has no host buffer; Numba takes it by __cuda_array_interface__")
             # The latest copy lives as long as this array: ndarray(buffer=x) keeps only x, and
             # reads the memory after it has given the buffer back
-            self._x = h = host(self, "buffer protocol")
+            h = host(self, "buffer protocol")
+            if not h.flags.c_contiguous and not flags & 0x10:  # (PyBUF_STRIDES' own bit: the reader takes strides)
+                h = numpy.ascontiguousarray(h)  # (an F-ordered copy to a reader of C-ordered bytes: Pillow's)
+            self._x = h
             return memoryview(h)
 
     @property
@@ -578,7 +609,11 @@ class ndarray(metaclass=_NdarrayMeta):
         d = {"shape": a.shape, "typestr": a.dtype.str, "descr": a.dtype.descr, "version": 3,
              "strides": None if sys.version_info >= (3, 12) else c_strides(a.shape, a.itemsize)}
         if sys.version_info < (3, 12):
-            d["data"] = host(self, "__array_interface__")
+            h = host(self, "__array_interface__")
+            if not h.flags.c_contiguous:  # (an F-ordered copy: its bytes as the C-ordered transpose's buffer)
+                d["data"], d["strides"] = h.T, h.strides
+            else:
+                d["data"] = h
         return d
 
     def tobytes(self, order="C"):
@@ -977,6 +1012,9 @@ def _unpickle(host_array):
     return host_array
 
 
+_NUMPY_2_4 = tuple(int(v) for v in numpy.__version__.split(".")[:2]) >= (2, 4)
+
+
 class Flat:
     """``x.flat`` for a GPU array: indexing and assignment on the flattened view."""
 
@@ -989,12 +1027,26 @@ class Flat:
         """(the key for CuPy's flatiter, False), or (an index of the array itself, True) for integer
         and boolean arrays, which NumPy's flatiter takes and CuPy's does not (ints and slices only:
         cupy/_indexing/iterate.py, flatiter.__getitem__)."""
+        if type(key) is list and key and all(type(v) is bool or type(v) is numpy.bool_ for v in key):
+            raise IndexError("boolean indices for iterators are not supported")  # (NumPy's flatiter: a list of them)
+        if type(key) is list and key and numpy.asarray(key).dtype.kind == "f":
+            # NumPy 2.4's flatiter reads a list of floats as integers, with a DeprecationWarning
+            # (numpy/_core/src/multiarray/iterators.c, iter_subscript)
+            if _NUMPY_2_4:
+                import warnings
+
+                warnings.warn("Invalid non-array indices for iterator objects are deprecated and will be removed in "
+                              "a future version. (Deprecated NumPy 2.4)", DeprecationWarning, stacklevel=3)
+            key = numpy.asarray(key).astype(numpy.intp)
         k = _index(_Flatten(self._base), key)
         k = k[0] if type(k) is tuple and len(k) == 1 else k
         if type(k) is tuple or isinstance(k, slice) or k is Ellipsis or numpy.isscalar(k) or not hasattr(k, "dtype"):
             return k, False
         a, xp = self._base._a, _backend.xp
         if k.dtype.kind == "b":
+            if k.ndim and k.size != a.size:  # (NumPy's flatiter takes a mask of its length only)
+                raise IndexError(f"boolean index did not match indexed flat iterator; dimension is {a.size} "
+                                 f"but corresponding boolean dimension is {k.size}")
             k = xp.nonzero(k.ravel())[0]
         k = xp.where(k < 0, k + a.size, k)
         return xp.unravel_index(k, a.shape), True
@@ -1086,8 +1138,21 @@ def _compare(name, op):
     def f(self, other):
         if other is None:
             return wrap(_backend.xp.full(self._a.shape, name == "ne", dtype=numpy.bool_))
-        return plain(self, other)
+        r = plain(self, other)
+        if r is NotImplemented and not _defers(other):
+            # a Python object (a dtype, a string, a Fraction): NumPy's operator compares element by
+            # element (x == 'a' and x == np.dtype('f8') are all False, x == Fraction(1) reads values),
+            # where Python's fallback answers one bool; it has no GPU form: NumPy's, on the host
+            return above.fallback.run(f"ndarray.__{name}__", op, (self, other), {}, f"a comparison with a {type(other).__name__} (no GPU form)")
+        return r
     return f
+
+
+def _defers(x):
+    """Whether NumPy's operator leaves ``x`` its own reflected operator: an array-like that
+    takes part in NumPy's protocols (pandas' objects, other array libraries')."""
+    return any(hasattr(x, n) for n in ("__array_ufunc__", "__array_function__", "__array__", "__array_priority__",
+                                       "__array_interface__", "__cuda_array_interface__", "__dlpack__"))
 
 
 def _reflected(op, hop):

@@ -169,9 +169,16 @@ def to_host(dev, reason):
     """Copy a CuPy array to a new NumPy array."""
     count_copy("device_to_host", dev.nbytes, reason)
     xp = _backend.xp
+    # an F-ordered array comes back F-ordered, as NumPy's copies keep it (NumPy's own functions
+    # given host copies answer in their order: np.block, np.delete): its transpose is C-ordered
+    fortran = dev.ndim > 1 and dev.flags.f_contiguous and not dev.flags.c_contiguous
+    if fortran:
+        dev = dev.T
     if _fast(xp, dev.nbytes, _pinned.MIN_BYTES_DOWN):
-        return _pinned.to_host(xp, dev)
-    return dev.get()
+        h = _pinned.to_host(xp, dev)
+    else:
+        h = dev.get()
+    return h.T if fortran else h
 
 
 def record_fallback(name, site):

@@ -272,3 +272,32 @@ def test_unique_along_an_axis(gpu):
     got = xpshim.unique(xpshim.asarray(h), axis=0)
     assert xpshim.get_device(got) == "gpu"
     assert xpshim.asnumpy(got).tolist() == numpy.unique(h, axis=0).tolist()
+
+
+@pytest.mark.parametrize("call", [
+    lambda a: sim.dot(a, 2), lambda a: sim.dot(a, [1.0, 2.0, 3.0]), lambda a: sim.vdot(a, 2), lambda a: sim.inner(a, 7),
+    lambda a: sim.outer(a, 2), lambda a: sim.tensordot(a, 2, 0), lambda a: sim.column_stack([a, 1]),
+    lambda a: sim.column_stack([a, [1.0, 2.0, 3.0]]), lambda a: sim.ediff1d(a, to_end=0),
+    lambda a: sim.trapezoid(a, x=[1.0, 2.0, 3.0]), lambda a: sim.select([a > 1], [2]),
+    lambda a: sim.histogram(a, 3, weights=[1.0, 1.0, 1.0]),
+])
+def test_python_data_where_cupy_reads_arrays_only_is_refused(call):
+    """As CuPy 14's functions that read their array parameters as CuPy arrays (``a.dot(b)``,
+    ``isinstance(x, cupy.ndarray)``): a Python number or list there raises on the simulated GPU,
+    so xpshim's handling of it is tested without a GPU."""
+    with pytest.raises(TypeError):
+        call(sim.asarray(numpy.array([0.5, 1.5, 2.5])))
+
+
+def test_cupy_answers_and_checks_that_differ_from_numpy_are_simulated():
+    a = sim.asarray(numpy.array([0.5, 1.5, 2.5]))
+    assert type(sim.atleast_1d(a, a)) is list and type(sim.atleast_3d(a, a)) is list  # (NumPy 2: tuples)
+    r = sim.broadcast_arrays(a, 2)
+    assert type(r) is list and r[1] == 2 and type(r[1]) is int  # (CuPy's broadcast passes numbers through)
+    with pytest.raises(ValueError):
+        sim.column_stack([a, a.reshape(1, 1, 3)])
+    empty = sim.asarray(numpy.array([], dtype=float))
+    for call in (lambda: sim.percentile(a, empty), lambda: sim.quantile(a, empty),
+                 lambda: sim.histogram(a, empty), lambda: sim.bincount(sim.asarray(numpy.array([], int)), a)):
+        with pytest.raises(ValueError):
+            call()

@@ -19,13 +19,8 @@ The checks:
 * private: ``from .x import _y`` or ``x._y`` (also ``getattr(x, "_y")``) where ``x`` is another
   xpshim module and ``_y`` is not one of its submodules; ``__dunder__`` names are public.
 
-Today's violations are listed in ``tests/unit/architecture_allow.txt`` (its header counts them). The
-test fails on a violation not in that list, and on a listed one that no longer exists, so the list
-only shrinks. After fixing one (or merging a change that moves imports), regenerate it:
-
-    python tests/unit/test_architecture.py --write-allowlist
-
-``python tests/unit/test_architecture.py`` prints the report without writing anything.
+The test fails on any violation, and says where each is. ``python tests/unit/test_architecture.py``
+prints the same report.
 """
 
 import ast
@@ -34,8 +29,6 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent.parent / "xpshim"
-ALLOWLIST = Path(__file__).resolve().parent / "architecture_allow.txt"
-_REGEN = "python tests/unit/test_architecture.py --write-allowlist"
 
 # The layers, bottom to top (docs/architecture.md, "The modules, bottom to top"). A module may
 # import modules of its own layer or lower ones. "pkg" names a subpackage and every module in it;
@@ -342,7 +335,7 @@ def components(graph):
 
 
 def check(root, package, layers):
-    """(violations, where, unassigned): violations is a set of lines of the allowlist's form
+    """(violations, where, unassigned): violations is a set of lines of the form
     (``cycle m1 m2 ...``, ``upward importer imported``, ``private importer module._name``); where
     maps each to "file:line" places (or, for a cycle, the imports inside it)."""
     readers = read_package(root, package)
@@ -375,28 +368,6 @@ def summary(violations):
             f"{count['upward']} upward import(s), {count['private']} use(s) of another module's private name")
 
 
-def read_allowlist(path=ALLOWLIST):
-    """The allowlist's entries (comments after ``#`` and blank lines dropped, spaces normalised)."""
-    if not path.exists():
-        return set()
-    lines = (ln.split("#", 1)[0].split() for ln in path.read_text(encoding="utf-8").splitlines())
-    return {" ".join(ln) for ln in lines if ln}
-
-
-def write_allowlist(violations, where, path=ALLOWLIST):
-    """Write today's violations as the allowlist, with a header counting them."""
-    order = {"cycle": 0, "upward": 1, "private": 2}
-    lines = ["# Today's violations of the layering, allowed until fixed (tests/unit/test_architecture.py).",
-             "# The list only shrinks: the test fails on a violation not listed here, and on a listed",
-             f"# one that no longer exists. Regenerate after a change: {_REGEN}",
-             f"# {summary(violations)}",
-             "# kind    importer    imported module (upward), module.name (private); cycle: its modules", ""]
-    for v in sorted(violations, key=lambda v: (order[v.split()[0]], v)):
-        # (the layers beside an upward import; no line numbers, which would churn the file)
-        lines.append(f"{v}    # {where[v][0].split(' ', 1)[1]}" if v.startswith("upward ") else v)
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-
-
 def _explain(entries, where):
     return "\n".join(f"  {e}\n      " + "\n      ".join(where.get(e, [])[:40]) for e in sorted(entries))
 
@@ -417,18 +388,10 @@ def test_every_module_has_a_layer():
     assert not stale, f"LAYERS names modules that do not exist (remove them): {stale}"
 
 
-def test_no_new_violation():
+def test_no_violation():
     found, where, _ = _today()
-    new = found - read_allowlist()
-    assert not new, (f"{len(new)} new violation(s) of the layering (import only from your layer or below, "
-                     f"no cycle, no other module's _private name):\n{_explain(new, where)}")
-
-
-def test_allowlist_only_shrinks():
-    found, _, _ = _today()
-    gone = read_allowlist() - found
-    assert not gone, (f"{len(gone)} allowed violation(s) no longer exist: take them out of "
-                      f"tests/unit/architecture_allow.txt ({_REGEN}):\n" + "\n".join(f"  {g}" for g in sorted(gone)))
+    assert not found, (f"{len(found)} violation(s) of the layering (import only from your layer or below, "
+                       f"no cycle, no other module's _private name):\n{_explain(found, where)}")
 
 
 def _write(root, files):
@@ -492,26 +455,10 @@ def test_checker_reports_each_kind(tmp_path):
     assert check(tmp_path / "pkg", "pkg", layers[1:])[2] == ["pkg._low", "pkg.sub", "pkg.sub.a", "pkg.sub.b"]
 
 
-def test_allowlist_roundtrip(tmp_path):
-    """What --write-allowlist writes reads back as the same set, so the ratchet compares like with like."""
-    found, where, _ = _today()
-    path = tmp_path / "allow.txt"
-    write_allowlist(found, where, path)
-    assert read_allowlist(path) == found
-
-
 if __name__ == "__main__":
     found, where, unassigned = _today()
-    if "--write-allowlist" in sys.argv[1:]:
-        write_allowlist(found, where)
-        print(f"wrote {ALLOWLIST}")
-    else:
-        allowed = read_allowlist()
-        for title, entries in (("new", found - allowed), ("allowed, now gone", allowed - found)):
-            if entries:
-                print(f"{title}:\n{_explain(entries, where)}")
+    if found:
+        print(_explain(found, where))
     print(summary(found))
-    for v in sorted(v for v in found if v.startswith("cycle ")):
-        print(f"  cycle of {len(v.split()) - 1}: {' '.join(v.split()[1:])}")
     if unassigned:
         print(f"modules with no layer: {unassigned}")

@@ -38,7 +38,22 @@ def block(arrays):
         return xp.concatenate([go(v, level + 1) for v in x], axis=-(d - level))
 
     r = go(arrays, 0)
-    return r.copy() if r is arrays or type(arrays) is not list else r  # (NumPy's block copies one array)
+    r = r.copy() if r is arrays or type(arrays) is not list else r  # (NumPy's block copies one array)
+    # NumPy's block answers F-ordered where every block is (numpy/_core/shape_base.py,
+    # _block_slicing; its concatenate keeps the order too); CuPy's concatenate answers C-ordered
+    leaves = list(_leaves(arrays))
+    if r.ndim > 1 and leaves and all(getattr(v, "flags", None) is not None and v.flags.f_contiguous for v in leaves) \
+            and not all(v.flags.c_contiguous for v in leaves):
+        r = xp.asfortranarray(r)
+    return r
+
+
+def _leaves(x):
+    if type(x) is list:
+        for v in x:
+            yield from _leaves(v)
+    else:
+        yield x
 
 
 @implements("xpshim.select", replaces=True)

@@ -153,6 +153,7 @@ def signature(spec, method=False):
 
 def _func(name, f, spec=None, strict=True, method=False):
     takes = None if spec is None or spec.get("keywords") is None else frozenset(spec["keywords"])
+    params = [p[0] for p in (spec or {}).get("params") or ()]
 
     def g(*args, **kwargs):
         if takes is not None and not kwargs.keys() <= takes:
@@ -161,6 +162,10 @@ def _func(name, f, spec=None, strict=True, method=False):
         if name in _NO_IDENTITY and args and isinstance(args[0], ndarray) and args[0].size == 0:
             # CuPy 14: nanmean of an empty array raises where NumPy warns and returns NaN
             raise ValueError(f"zero-size array to reduction operation cupy_{name} which has no identity")
+        if name in _ARRAYS_ONLY:
+            _arrays_only(name, params, args, kwargs)
+        if name == "broadcast_arrays":  # (CuPy's broadcast passes what is not an array through)
+            return _broadcast_arrays(args)
         a = [_unwrap(x, strict and i == 0 and name not in _CREATION) for i, x in enumerate(args)]
         kw = {k: _unwrap(v, False) for k, v in kwargs.items()}
         if name in _FILLS:
@@ -175,6 +180,8 @@ def _func(name, f, spec=None, strict=True, method=False):
             r = numpy.where(numpy.isnan(r), 0.0, r).astype(r.dtype)  # (a stand-in for CuPy's answer: not NaN)
         if name in ("array_equal", "array_equiv", "allclose"):
             r = numpy.asarray(r)  # (CuPy answers with a 0-d array, NumPy with a bool)
+        if name in _LIST_ANSWERS and type(r) is tuple:
+            r = list(r)  # (CuPy 14's atleast_nd of several arrays: a list)
         if name in ("asarray", "array") and isinstance(r, numpy.ndarray) and r.dtype.kind in "OUSV":
             raise ValueError(f"Unsupported dtype {r.dtype}")
         out = kwargs.get("out")
@@ -208,6 +215,11 @@ def _as_cupy_checks(name, args, kwargs, method=False):
         raise TypeError("'ndarray' object cannot be interpreted as an integer")  # (CuPy's kth: ints only)
     if name in ("percentile", "quantile") and kwargs.get("method", "linear") not in _CUPY_QUANTILE_METHODS:
         raise ValueError(f"'{kwargs['method']}' method is not yet supported. Please use any other method.")
+    if name == "bincount" and args and (args[1:2] or [kwargs.get("weights")])[0] is not None and \
+            args[0].shape != (args[1:2] or [kwargs.get("weights")])[0].shape:
+        raise ValueError("The weights and list don't have the same length.")  # (CuPy 14 checks before an empty x)
+    if name in ("percentile", "quantile") and len(args) > 1 and type(args[1]) is ndarray and args[1].size == 0:
+        raise ValueError("Quantiles must be in the range [0, 1]")  # (CuPy 14's check counts valid q: none)
     if name == "histogram" and len(args) > 1 and isinstance(args[1], (str, list, tuple)):
         raise NotImplementedError("only integer and array bins are implemented")  # (CuPy 14's)
     if name in ("any", "all") and not method and args and not isinstance(args[0], ndarray):
@@ -228,6 +240,44 @@ def _as_cupy_checks(name, args, kwargs, method=False):
     if name == "concatenate" and args and (args[1:2] or [kwargs.get("axis", 0)])[0] is not None and any(
             v.ndim == 0 for v in args[0]):
         raise TypeError("zero-dimensional arrays cannot be concatenated")  # (CuPy's class; NumPy's is ValueError)
+
+
+# CuPy 14's functions that read their array parameters as CuPy arrays (``a.dot(b)``, ``a.ndim``,
+# ``a.ravel()``, Cython's typed ``_ndarray_base`` arguments) or check ``isinstance(x,
+# cupy.ndarray)``: a Python number or list there raises. (parameter, element-wise: a sequence of arrays)
+# cupy/linalg/_product.py, cupy/_manipulation/join.py, cupy/_math/sumprod.py,
+# cupy/_indexing/indexing.py, cupy/_statistics/histogram.py, cupy/_statistics/correlation.py
+_ARRAYS_ONLY = {
+    "dot": (("a", False), ("b", False)), "vdot": (("a", False), ("b", False)),
+    "inner": (("a", False), ("b", False)), "outer": (("a", False), ("b", False)),
+    "tensordot": (("a", False), ("b", False)), "column_stack": (("tup", True),),
+    "ediff1d": (("to_begin", False), ("to_end", False)), "trapezoid": (("x", False),),
+    "select": (("choicelist", True),), "histogram": (("weights", False),),
+    "cov": (("fweights", False), ("aweights", False)),
+}
+# CuPy 14 answers lists where NumPy 2 answers tuples (cupy/_manipulation/dims.py)
+_LIST_ANSWERS = ("atleast_1d", "atleast_2d", "atleast_3d", "broadcast_arrays")
+
+
+def _arrays_only(name, params, args, kwargs):
+    given = {**dict(zip(params, args)), **kwargs}
+    for p, each in _ARRAYS_ONLY[name]:
+        v = given.get(p)
+        if v is None:
+            continue
+        for x in (v if each and type(v) in (list, tuple) else (v,)):
+            if type(x) is not ndarray:
+                raise TypeError(f"{name}: {p} takes CuPy arrays only, not {type(x)}")
+            if name == "column_stack" and x.ndim not in (1, 2):
+                raise ValueError("Only 1 or 2 dimensional arrays can be column stacked")
+    if name == "histogram" and len(args) > 1 and type(args[1]) is ndarray and args[1].size == 0:
+        raise ValueError("negative dimensions are not allowed")  # (cupy.zeros(bin_edges.size - 1))
+
+
+def _broadcast_arrays(args):
+    arrays = [x._h for x in args if type(x) is ndarray]
+    it = iter(numpy.broadcast_arrays(*arrays))
+    return [_wrap(next(it)) if type(x) is ndarray else x for x in args]
 
 
 def _memset_zero(name, a, kw):
@@ -261,8 +311,12 @@ class _Ufunc:
     def __call__(self, *args, **kwargs):
         if kwargs.keys() - {"out", "dtype", "casting"}:  # (CuPy's ufuncs take these three only)
             raise TypeError(f"Wrong arguments {dict((k, v) for k, v in kwargs.items() if k not in ('out', 'dtype', 'casting'))}")
-        for x in (*args, kwargs.get("out")):
-            if type(x) is numpy.ndarray or type(x) is list or x is Ellipsis:
+        out = kwargs.get("out")
+        for x in (*args, *(out if type(out) is tuple else (out,))):
+            # (CuPy's ufuncs take CuPy arrays and scalars: NumPy arrays, their subclasses (masked
+            # arrays, matrices), lists and objects with __array__ raise; cupy/_core/_kernel.pyx,
+            # _preprocess_args)
+            if not (type(x) is ndarray or x is None or isinstance(x, (int, float, complex, numpy.generic))):
                 raise TypeError(f"Unsupported type {type(x)}")
         if not self._complex and any(
                 type(x) is complex or numpy.dtype(getattr(x, "dtype", bool)).kind == "c" for x in args):
