@@ -66,11 +66,13 @@ def _filled(a, h):
     1-element as ``ascontiguousarray`` and ``ndmin=`` make it), made by a fill kernel that takes
     the value as its argument, as CuPy's own ``asarray`` of a scalar does: no host buffer
     crosses, so, as for the ``1.0`` of ``gpu_x + 1.0``, nothing is counted. None for anything
-    else, and for a zero whose sign bit is set: CuPy fills a zero by memset, which would drop
-    the sign of -0.0 (that one is copied, and counted)."""
+    else, and for a zero whose sign bit is set (that one is copied, and counted)."""
     if not isinstance(a, _SCALARS) or h.size != 1 or h.dtype.kind not in "biufc":
         return None
     v = h.reshape(-1)[0]
+    # CuPy's ndarray.fill writes a zero by memset, and full() has been fill in CuPy's versions:
+    # -0.0 could come out +0.0. https://github.com/cupy/cupy/blob/main/cupy/_core/core.pyx
+    # (ndarray.fill: value == 0 -> memset_async)
     if h.dtype.kind in "fc" and v == 0 and (numpy.signbit(v.real) or numpy.signbit(v.imag)):
         return None
     return _backend.xp.full(h.shape, v, dtype=h.dtype)
