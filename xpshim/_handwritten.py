@@ -49,7 +49,8 @@ def _creation(name):
             return _placement.seeded(fresh(_transfer.to_device(h, f"{name} of data its function broadcasts")), line)
         if sized and _placement.lines and _placement.made_here(h):
             return h
-        return fresh(_transfer.to_device(h, name))
+        r = _filled(a, h)
+        return fresh(_transfer.to_device(h, name) if r is None else r)
 
     f.__name__ = f.__qualname__ = name
     f.__module__ = "xpshim"
@@ -58,6 +59,26 @@ def _creation(name):
     from ._dispatch import non_binding
 
     return non_binding(f)  # NumPy's are C functions: they do not bind as methods either
+
+
+_SCALARS = (bool, int, float, complex, numpy.bool_, numpy.number)
+
+
+def _filled(a, h):
+    """The GPU array of the Python or NumPy scalar ``a`` (``h``: NumPy's array of it, 0-d, or
+    1-element as ``ascontiguousarray`` and ``ndmin=`` make it), made by a fill kernel that takes
+    the value as its argument, as CuPy's own ``asarray`` of a scalar does: no host buffer
+    crosses, so, as for the ``1.0`` of ``gpu_x + 1.0``, nothing is counted. None for anything
+    else, and for a zero whose sign bit is set (that one is copied, and counted)."""
+    if not isinstance(a, _SCALARS) or h.size != 1 or h.dtype.kind not in "biufc":
+        return None
+    v = h.reshape(-1)[0]
+    # CuPy's ndarray.fill writes a zero by memset, and full() has been fill in CuPy's versions:
+    # -0.0 could come out +0.0. https://github.com/cupy/cupy/blob/main/cupy/_core/core.pyx
+    # (ndarray.fill: value == 0 -> memset_async)
+    if h.dtype.kind in "fc" and v == 0 and (numpy.signbit(v.real) or numpy.signbit(v.imag)):
+        return None
+    return _backend.xp.full(h.shape, v, dtype=h.dtype)
 
 
 def _shape(shape):

@@ -7,7 +7,8 @@ and runs in a process of its own (tests/gpu_side/test_array_api.py starts it). `
 NumPy-backed CuPy stand-in (tests/support/fakecupy.py), ``cuda`` on the real GPU. Each case runs the
 library on xpshim GPU arrays and on the same data as NumPy arrays, and prints one JSON object
 per case: the result's type, its largest difference from NumPy's, and the copies it made
-(``xpshim.stats()``: transfers each way, in count and bytes, their sites, and host fallbacks).
+(``xpshim.stats()``: transfers each way, in count and bytes, each site with its count, and
+host fallbacks).
 """
 
 import json
@@ -65,6 +66,10 @@ def _sklearn_cases(rng):
             (lambda X, y: LinearDiscriminantAnalysis().fit(X, y).predict_proba(X), (X, y)),
         "sklearn Ridge(solver='svd').fit(X, y).predict(X)":
             (lambda X, y: Ridge(solver="svd").fit(X, y).predict(X), (X, y)),
+        "sklearn Ridge(solver='svd').fit(X, y).predict(X), assume_finite=True":
+            (lambda X, y: _finite(sklearn, lambda: Ridge(solver="svd").fit(X, y).predict(X)), (X, y)),
+        "sklearn LinearDiscriminantAnalysis().fit(X, y).predict_proba(X), assume_finite=True":
+            (lambda X, y: _finite(sklearn, lambda: LinearDiscriminantAnalysis().fit(X, y).predict_proba(X)), (X, y)),
     }
     return cases, lambda: sklearn.config_context(array_api_dispatch=True)
 
@@ -72,6 +77,9 @@ def _sklearn_cases(rng):
 def _finite(sklearn, f):
     with sklearn.config_context(assume_finite=True):
         return f()
+
+
+_WAY = {"host_to_device": "to GPU", "device_to_host": "to host"}
 
 
 def _short(site):
@@ -118,7 +126,8 @@ def run(group, backend):
             "h2d": t["host_to_device"]["count"], "h2d_bytes": t["host_to_device"]["bytes"],
             "d2h": t["device_to_host"]["count"], "d2h_bytes": t["device_to_host"]["bytes"],
             "fallbacks": sum(v["count"] for v in s["fallbacks"].values()),
-            "sites": sorted(_short(k) for d in t.values() for k in d["sites"]) + sorted(s["fallbacks"]),
+            "sites": {f"{_WAY[d]} {_short(k)}": n for d, v in t.items() for k, n in v["sites"].items()}
+            | {f"fallback {k}": v["count"] for k, v in s["fallbacks"].items()},
         })
         got = xpshim.asnumpy(r)
         row["max_abs_diff"] = float(numpy.max(numpy.abs(got - ref))) if numpy.size(ref) else 0.0
