@@ -252,7 +252,7 @@ def suite(quick, only=None, reps=None, stand_in=False, kind=None, budget=None, c
 
 def machine(stand_in):
     m = runner.machine()
-    m["xpshim"] = xpshim.__version__
+    m["xpshim"] = xpshim.__xpshim_version__
     m["gpu_status"] = _backend.gpu_status().reason
     m["XPSHIM_DEVICE"] = os.environ.get("XPSHIM_DEVICE", "")  # the process default ("auto" when unset)
     if stand_in:

@@ -51,6 +51,18 @@ if _config.requested_device == "dask":
 
     _dask.enable()  # the one place Dask mode is switched on from the environment
 
+
+
+@_backend.on_change
+def _gpu_live():
+    """Once a GPU array can exist, numpy.testing's scalar asserts take GPU arrays: patched now
+    (or when the program imports numpy.testing), before a test module binds them by name."""
+    if _backend.live:
+        from . import _namespace
+
+        _namespace.host_copy_numpy_testing()
+
+
 # Resolve the process default device now: a forced GPU that is absent fails
 # here, at import, with the reason; auto probes the driver without CuPy first.
 if _device.resolve_default() == "gpu":

@@ -238,7 +238,6 @@ def package():
     return sys.modules[__package__]
 
 
-@_backend.on_change
 def host_copy_numpy_testing():
     """Once a GPU array can exist (``_backend.mark_live``): numpy.testing's scalar-path asserts
     take GPU arrays, when the program imports numpy.testing (now, if it has). A program on the
@@ -248,8 +247,6 @@ def host_copy_numpy_testing():
 
         after_import("numpy.testing", _numpy_testing_loaded)
 
-
-host_copy_numpy_testing()
 
 
 # Submodule names that xpshim builds or hands out as NumPy's ("linalg", "lib.format", ...).

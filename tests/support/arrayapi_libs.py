@@ -83,7 +83,8 @@ _WAY = {"host_to_device": "to GPU", "device_to_host": "to host"}
 
 
 def _short(site):
-    return site.replace(SITE + os.sep, "")
+    # (SciPy vendors array-api-compat under scipy/_lib/, newer SciPy under scipy/_external/: one name)
+    return site.replace(SITE + os.sep, "").replace("scipy/_external/array_api_compat/", "scipy/_lib/array_api_compat/")
 
 
 def run(group, backend):
