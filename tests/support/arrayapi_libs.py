@@ -83,8 +83,11 @@ _WAY = {"host_to_device": "to GPU", "device_to_host": "to host"}
 
 
 def _short(site):
-    # (SciPy vendors array-api-compat under scipy/_lib/, newer SciPy under scipy/_external/: one name)
-    return site.replace(SITE + os.sep, "").replace("scipy/_external/array_api_compat/", "scipy/_lib/array_api_compat/")
+    # (SciPy vendors array-api-compat under scipy/_lib/, newer SciPy under scipy/_external/: one
+    # name; NumPy reads a GPU array through its buffer protocol on Python 3.12+, through
+    # __array_interface__ on 3.11: the same host copy, one name)
+    return site.replace(SITE + os.sep, "").replace("scipy/_external/array_api_compat/", "scipy/_lib/array_api_compat/") \
+        .replace("(buffer protocol)", "(__array_interface__)")
 
 
 def run(group, backend):
