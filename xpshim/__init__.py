@@ -37,7 +37,6 @@ _LAZY = {
 __array_api_version__ = _numpy.__array_api_version__  # the standard's version NumPy implements
 
 
-
 def _dask_options(**settings):
     from . import _dask
 
@@ -50,7 +49,6 @@ if _config.requested_device == "dask":
     from . import _dask
 
     _dask.enable()  # the one place Dask mode is switched on from the environment
-
 
 
 @_backend.on_change

@@ -41,7 +41,6 @@ def ufunc_for(npu):
 _functions = {}  # numpy function -> xpshim's (None: not routed)
 
 
-
 def function_for(npf):
     """xpshim's function for NumPy's ``npf`` (what ``__array_function__`` calls), or None where
     xpshim hands out NumPy's own (``np.shape``) or routes no such name."""
@@ -246,7 +245,6 @@ def host_copy_numpy_testing():
         from ._lazy import after_import
 
         after_import("numpy.testing", _numpy_testing_loaded)
-
 
 
 # Submodule names that xpshim builds or hands out as NumPy's ("linalg", "lib.format", ...).

@@ -65,7 +65,7 @@ def forget_chunk_types():
 
 
 # The options of nested ``device("dask", ...)`` blocks, innermost last, per thread and asyncio
-# task (a ContextVar, as the device policy in _config).
+# task (a ContextVar, as the device policy in _device).
 _stack = contextvars.ContextVar("xpshim_dask_options", default=())
 
 
