@@ -53,6 +53,8 @@ def function_for(npf):
     mod, name, r = getattr(npf, "__module__", None) or "", getattr(npf, "__name__", None), None
     if name and (mod == "numpy" or mod.startswith("numpy.")):
         sub = mod[len("numpy."):]
+        if sub and sub not in ROUTED_MODULES:  # (defined in a private module: numpy.lib._stride_tricks_impl)
+            sub = _public_home().get(npf, (sub, name))[0]
         if not sub or sub in ROUTED_MODULES:
             try:
                 if getattr(numpy_module(sub), name, None) is npf:
@@ -62,6 +64,29 @@ def function_for(npf):
                 r = None
     _functions[npf] = r
     return r
+
+
+_homes = None
+
+
+def _public_home():
+    """NumPy's callable -> (routed submodule, name) where NumPy's public namespace holds it (made once)."""
+    global _homes
+    if _homes is None:
+        _homes = {}
+        for sub in ROUTED_MODULES:
+            try:
+                mod = numpy_module(sub)
+            except ImportError:
+                continue
+            for name in getattr(mod, "__all__", None) or dir(mod):
+                obj = getattr(mod, name, None)
+                if callable(obj) and not isinstance(obj, type):
+                    try:
+                        _homes.setdefault(obj, (sub, name))
+                    except TypeError:  # (not hashable)
+                        pass
+    return _homes
 
 
 def numpy_module(sub):

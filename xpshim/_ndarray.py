@@ -216,9 +216,11 @@ def host(x, reason):
     """A NumPy copy of a GPU array (counted; data placed on the host is copied there)."""
     if _placement.seeding:  # (a small array auto mode made on the GPU, read by NumPy: a host line)
         _placement.read_on_host(x)
-    if x._st.host:
-        return _hview(x).copy()
-    return _transfer.to_host(x._a, reason)
+    h = _hview(x).copy() if x._st.host else _transfer.to_host(x._a, reason)
+    made = _ARRAY_FUNCTION.made
+    if made is not None:  # (NumPy's own function runs on GPU arrays: ndarray.__array_function__)
+        made.append(h)
+    return h
 
 
 def _hview(x):
@@ -381,6 +383,7 @@ def _writes(name, args, kwargs):
 
 class _Active(threading.local):
     active = None  # the NumPy function whose xpshim version runs now (__array_function__)
+    made = None  # the host copies NumPy's own function made of GPU arrays, while it runs
 
 
 _ARRAY_FUNCTION = _Active()
@@ -582,6 +585,18 @@ class ndarray(metaclass=_NdarrayMeta):
             )
         h = host(self, "numpy.asarray")
         return h if dtype is None else h.astype(dtype, copy=False)
+
+    def __array_wrap__(self, array, context=None, return_scalar=False):
+        """NumPy's own functions that keep their input's class (``numpy.linalg.inv(x)``, ...,
+        in code that imported NumPy itself) hand their host result here, as NumPy's protocol
+        for array-likes has it: it goes to the GPU as a GPU array (one counted copy), as the
+        result of a NumPy subclass stays that subclass. Dtypes with no GPU form stay NumPy's."""
+        # https://numpy.org/doc/stable/reference/arrays.classes.html#numpy.class.__array_wrap__
+        if return_scalar:
+            return array[()]
+        if type(array) is not numpy.ndarray or host_only_dtype(array.dtype):
+            return array
+        return wrap(_transfer.to_device(array, "a result of NumPy's function"))
 
     if sys.version_info >= (3, 12):
         def __buffer__(self, flags):
@@ -884,9 +899,24 @@ class ndarray(metaclass=_NdarrayMeta):
             f = above.function_for(func)
             if f is not None:
                 return f(*args, **kwargs)
-        f = above.function_for(func) if _writes(func.__name__, args, kwargs) else None
-        if f is None or _ARRAY_FUNCTION.active is func:  # (xpshim's own call of NumPy's func)
+        if _ARRAY_FUNCTION.active is func:  # (xpshim's own call of NumPy's func)
             return func._implementation(*args, **kwargs)
+        f = above.function_for(func) if _writes(func.__name__, args, kwargs) else None
+        if f is None:
+            # NumPy's code on host copies; where its answer is a view of one (numpy.ravel,
+            # numpy.linalg.matrix_transpose), NumPy's answer for the array is a view of it: the
+            # function runs as xpshim's, whose view is of the GPU array, so writes land there
+            outer, _ARRAY_FUNCTION.made = _ARRAY_FUNCTION.made, []
+            try:
+                r = func._implementation(*args, **kwargs)
+                made = _ARRAY_FUNCTION.made
+            finally:
+                _ARRAY_FUNCTION.made = outer
+            if not made or not _views_of(r, made):
+                return r
+            f = above.function_for(func)
+            if f is None:
+                return r
         outer, _ARRAY_FUNCTION.active = _ARRAY_FUNCTION.active, func
         try:
             return f(*args, **kwargs)
@@ -929,7 +959,11 @@ def _host_args(args, kwargs):
 
 def _views_of_host_data(r, args, kwargs):
     """True when NumPy's result ``r`` (or a part of it) shares memory with a storage's host bytes."""
-    hosts = [x._st.h for x in _arrays_in(args, kwargs)]
+    return _views_of(r, [x._st.h for x in _arrays_in(args, kwargs)])
+
+
+def _views_of(r, hosts):
+    """True when NumPy's result ``r`` (or a part of it) shares memory with one of ``hosts``."""
     for v in (r if type(r) is tuple or type(r) is list else (r,)):
         if isinstance(v, numpy.ndarray) and any(numpy.may_share_memory(v, h) for h in hosts):
             return True

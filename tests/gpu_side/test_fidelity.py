@@ -772,9 +772,12 @@ def test_results_keep_numpys_memory_order(gpu, call, order):
     assert (got.flags.c_contiguous, got.flags.f_contiguous) == (want.flags.c_contiguous, want.flags.f_contiguous)
 
 
-@pytest.mark.parametrize("use", [lambda m, a: numpy.asarray(a), lambda m, a: numpy.block([[a, a]]),
-                                 lambda m, a: numpy.delete(a, 1, axis=0), lambda m, a: numpy.array(a),
-                                 lambda m, a: m.asnumpy(a) if m is xpshim else a])
+_USES = [lambda m, a: numpy.asarray(a), lambda m, a: numpy.block([[a, a]]),
+         lambda m, a: numpy.delete(a, 1, axis=0), lambda m, a: numpy.array(a),
+         lambda m, a: m.asnumpy(a) if m is xpshim else a]
+
+
+@pytest.mark.parametrize("use", _USES)
 def test_host_copies_keep_memory_order(gpu, use):
     """A host copy of an F-ordered GPU array is F-ordered, as the NumPy array it stands for: NumPy's
     own functions given GPU arrays answer in NumPy's order."""
@@ -783,5 +786,98 @@ def test_host_copies_keep_memory_order(gpu, use):
     with xpshim.device("gpu"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         got = use(xpshim, xpshim.asfortranarray(xpshim.asarray(h)))
-    assert type(got) is numpy.ndarray and _same(want, got)
+    # (numpy.delete keeps its input's class through __array_wrap__, as for a NumPy subclass)
+    assert type(got) is (xpshim.ndarray if use is _USES[2] else numpy.ndarray)
+    assert _same(want, xpshim.asnumpy(got))
     assert (got.flags.c_contiguous, got.flags.f_contiguous) == (want.flags.c_contiguous, want.flags.f_contiguous)
+
+
+
+class _Kept(numpy.ndarray):
+    """A NumPy subclass: what NumPy's functions do with its class, they do with a GPU array's."""
+
+
+def _wrap_cases():
+    """(name, call) for every function of numpy.linalg, and NumPy's other functions that hand their
+    result to ``__array_wrap__``, callable on a 3x3 matrix (and a vector beside it)."""
+    out = []
+    for name in sorted(numpy.linalg.__all__):
+        f = getattr(numpy.linalg, name)
+        if not callable(f) or isinstance(f, type):
+            continue
+        for n in (1, 2):
+            try:
+                f(*_ARGS[:n])
+            except Exception:
+                continue
+            out.append((f"linalg.{name}", lambda a, b, f=f, n=n: f(*(a, b)[:n])))
+            break
+    out += [("delete", lambda a, b: numpy.delete(a, 1, axis=0)), ("insert", lambda a, b: numpy.insert(a, 1, 5.0, axis=0)),
+            ("linspace", lambda a, b: numpy.linspace(b, b + 1, 4))]
+    return out
+
+
+_ARGS = (numpy.array([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]]), numpy.array([1.0, 2.0, 3.0]))
+
+
+def _parts(r):
+    return r if isinstance(r, tuple) else (r,)
+
+
+@pytest.mark.parametrize("name,call", _wrap_cases(), ids=lambda v: v if isinstance(v, str) else "")
+def test_numpys_functions_keep_a_gpu_arrays_class_as_a_subclasss(gpu, name, call):
+    """NumPy's own functions (code that imported NumPy itself) answer a GPU array for GPU arrays
+    wherever they answer a NumPy subclass for a subclass (``__array_wrap__``, or a view), with
+    NumPy's values; a view of the subclass is a view of the GPU array."""
+    a, b = _ARGS
+    want = call(a, b)
+    ka, kb = a.copy().view(_Kept), b.copy().view(_Kept)
+    sub = call(ka, kb)
+    ga, gb = xpshim.asarray(a), xpshim.asarray(b)
+    with xpshim.device("gpu"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = call(ga, gb)
+    for w, s, g in zip(*map(_parts, (want, sub, got))):
+        if type(s) is _Kept:
+            assert type(g) is xpshim.ndarray, name
+            assert xpshim.shares_memory(g, ga) == numpy.shares_memory(s, ka), name
+        else:
+            assert type(g) is type(w), name
+        assert numpy.allclose(w, xpshim.asnumpy(g), rtol=1e-12, atol=1e-12) and numpy.shape(w) == numpy.shape(g), name
+
+
+def _one_array_views():
+    """(name, NumPy's callable) for every routed name that NumPy dispatches to array-likes
+    (``__array_function__``) and whose NumPy answer for one 3x3 array alone is a view of it.
+    (NumPy's conversions, ``numpy.asarray`` and the like, and ``as_strided`` do not dispatch: they
+    answer NumPy arrays of host copies, docs/differences.md.)"""
+    out = []
+    for name, npo, _ in routed_callables(skip_random=True):
+        if not hasattr(npo, "_implementation"):
+            continue
+        h = _ARGS[0].copy()
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                r = npo(h)
+        except Exception:
+            continue
+        if any(isinstance(p, numpy.ndarray) and numpy.shares_memory(p, h) for p in _parts(r)):
+            out.append((name, npo))
+    return out
+
+
+@pytest.mark.parametrize("name,npo", _one_array_views(), ids=lambda v: v if isinstance(v, str) else "")
+def test_numpys_own_views_of_a_gpu_array_are_views_of_it(gpu, name, npo):
+    """NumPy's own function whose answer is a view of its argument (``numpy.ravel(x)``, in code
+    that imported NumPy itself) answers a view of the GPU array: a write through it lands there."""
+    h = _ARGS[0].copy()
+    want = npo(h)
+    g = xpshim.asarray(_ARGS[0])
+    with xpshim.device("gpu"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = npo(g)
+    for w, p in zip(_parts(want), _parts(got)):
+        if isinstance(w, numpy.ndarray) and numpy.shares_memory(w, h):
+            assert type(p) is xpshim.ndarray and xpshim.shares_memory(p, g), name
+            assert numpy.array_equal(w, xpshim.asnumpy(p)), name
