@@ -912,6 +912,8 @@ def method(name):
                 if type(x) is ndarray or type(x) is numpy.ndarray:
                     return wrap(call_gpu(cm, [dev(x) for x in args], kwargs))
             return wrap(call_gpu(cm, args, kwargs))
+        if name in _SORTS:
+            args, kwargs = _stable_sort(args, kwargs)
         gap = _kwargs_gap(getattr(type(self._a), name), kwargs)
         if gap:
             return _fallback.run_method(self, name, args, kwargs,
@@ -983,10 +985,45 @@ def _interface_like(x):
         not hasattr(t, "__cuda_array_interface__") and not isinstance(x, (numpy.generic, numpy.ndarray, ndarray))
 
 
+_SORTS = frozenset({"sort", "argsort"})
+
+
+def _stable_sort(args, kwargs):
+    """``x.sort``/``x.argsort``'s ``(axis, kind, order)`` and ``stable=`` as CuPy's method takes them:
+    CuPy's sort is always stable and takes kind=None or "stable" only, so NumPy's kinds (checked as
+    NumPy checks them) become the stable sort, as in xpshim's functions (_gaps.compose's sorting;
+    NumPy's own insert asks for kind="mergesort")."""
+    # https://github.com/cupy/cupy/blob/v14.0.0/cupy/_core/core.pyx (ndarray.sort: only "stable")
+    kwargs = dict(kwargs)
+    stable = kwargs.pop("stable", None)
+    if len(args) > 1:
+        kind, args = args[1], args[:1] + args[2:]
+        if len(args) > 1:
+            kwargs["order"], args = args[1], args[:1]
+    else:
+        kind = kwargs.pop("kind", None)
+    if kind is not None:
+        if stable is not None:
+            raise ValueError("`kind` and keyword parameters can't be provided at the same time. "
+                             "Use only one of them.")
+        numpy.empty(0).sort(kind=kind)  # (NumPy's error for a kind it does not know)
+    return args, kwargs
+
+
 def _array_likes(args, kwargs):
     """The call's arguments with array-like objects (``__array__``) as the NumPy arrays they give."""
     def conv(x):
-        return numpy.asarray(x) if _array_like(x) else x
+        if not _array_like(x):
+            return x
+        try:
+            return numpy.asarray(x)
+        except ValueError:
+            # its __array__ answered a GPU array (``return np.arange(3)`` in a class written
+            # for xpshim), which NumPy's protocol refuses: that array
+            r = x.__array__()
+            if type(r) is ndarray:
+                return r
+            raise
     return tuple(map(conv, args)), {k: conv(v) for k, v in kwargs.items()}
 
 

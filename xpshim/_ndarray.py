@@ -908,10 +908,15 @@ class ndarray(metaclass=_NdarrayMeta):
             # function runs as xpshim's, whose view is of the GPU array, so writes land there
             outer, _ARRAY_FUNCTION.made = _ARRAY_FUNCTION.made, []
             try:
-                r = func._implementation(*args, **kwargs)
+                # (GPU arrays inside lists as host copies: NumPy's code tells arrays in a list
+                # apart by isinstance(c, numpy.ndarray), piecewise's conditions)
+                r = func._implementation(*_nested_on_host(args), **kwargs)
                 made = _ARRAY_FUNCTION.made
             finally:
                 _ARRAY_FUNCTION.made = outer
+            if outer is not None:  # (called by NumPy's own function: its host answer; the outermost call decides)
+                outer.extend(made)
+                return r
             if not made or not _views_of(r, made):
                 return r
             f = above.function_for(func)
@@ -934,6 +939,14 @@ def _arrays_in(args, kwargs):
                 yield x
             elif t is list or t is tuple:
                 yield from (v for v in x if type(v) is ndarray)
+
+
+def _nested_on_host(args):
+    """``args`` with the GPU arrays inside lists and tuples (one level) as host copies (counted)."""
+    if not any((type(a) is list or type(a) is tuple) and any(type(v) is ndarray for v in a) for a in args):
+        return args
+    return tuple(type(a)(host(v, "NumPy's function") if type(v) is ndarray else v for v in a)
+                 if type(a) is list or type(a) is tuple else a for a in args)
 
 
 def _host_args(args, kwargs):

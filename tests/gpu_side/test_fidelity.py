@@ -881,3 +881,28 @@ def test_numpys_own_views_of_a_gpu_array_are_views_of_it(gpu, name, npo):
         if isinstance(w, numpy.ndarray) and numpy.shares_memory(w, h):
             assert type(p) is xpshim.ndarray and xpshim.shares_memory(p, g), name
             assert numpy.array_equal(w, xpshim.asnumpy(p)), name
+
+
+@pytest.mark.parametrize("name", ["sort", "argsort"])
+@pytest.mark.parametrize("how", [dict(kind="quicksort"), dict(kind="mergesort"), dict(kind="heapsort"),
+                                 dict(kind="stable"), dict(stable=True), dict(axis=0, kind="mergesort"), (0, "heapsort"),
+                                 dict(kind="nope"), dict(kind="stable", stable=True)], ids=repr)
+def test_sort_methods_take_numpys_kinds(gpu, name, how):
+    """``x.sort``/``x.argsort`` take every kind NumPy takes (CuPy's method only "stable"), and refuse
+    what NumPy refuses, with NumPy's error."""
+    h = numpy.array([[5, 1, 4], [2, 8, 0]])
+    args, kwargs = (how, {}) if isinstance(how, tuple) else ((), how)
+
+    def call(a):
+        r = getattr(a, name)(*args, **kwargs)
+        return a if name == "sort" else r
+
+    try:
+        want = call(h.copy())
+    except ValueError as e:
+        with pytest.raises(ValueError, match=str(e)[:20]):
+            call(xpshim.asarray(h))
+        return
+    with xpshim.device("gpu"):
+        got = call(xpshim.asarray(h))
+    assert _same(want, got)
