@@ -514,6 +514,33 @@ _NUMBERS = _NUMPY_SCALARS - {numpy.longdouble, numpy.clongdouble} | {int, float,
 _REFUSALS = (TypeError, ValueError, AttributeError, IndexError, NotImplementedError, OverflowError)
 
 
+def numbers_alone(args, kwargs):
+    """True when the arguments are numbers only (Python's or NumPy's scalars; keywords: numbers,
+    strings, dtypes): NumPy's answer is a NumPy scalar, on either device (np.isclose(1.0, 2.0),
+    np.sqrt(2.0)), which no GPU makes faster."""
+    if not args:
+        return False
+    for a in args:
+        if type(a) not in _NUMBERS and not isinstance(a, numpy.generic):
+            return False
+    if kwargs:
+        for v in kwargs.values():
+            if v is not None and type(v) not in _NUMBERS and type(v) is not str and \
+                    not isinstance(v, (numpy.generic, numpy.dtype, type)):
+                return False
+    return True
+
+
+def _numbers_result(r):
+    """NumPy's result of a call on numbers alone, on the GPU device: its scalars as they are, an
+    array (np.atleast_1d(3), np.where(True, 1, 2)) on the device (counted)."""
+    if type(r) is numpy.ndarray and not host_only_dtype(r.dtype):
+        return wrap(_transfer.to_device(r, "a result of numbers alone"))
+    if type(r) is tuple or type(r) is list:
+        return type(r)(map(_numbers_result, r))
+    return r
+
+
 def _calls_back(args, kwargs):
     """Whether a function of the user's is among the arguments (one level into lists)."""
     return any(callable(x) and not isinstance(x, type) or (type(x) is list or type(x) is tuple) and
@@ -571,6 +598,7 @@ def function(modname, name, npf, cupy_path, creation=False):
         grows = route.name in _placement.GROWS
         host_array, plain_kw, host_operand, plain_arg = numpy.ndarray, _PLAIN_KW, _HOST_OPERAND, _PLAIN_ARG  # (closure cells: fast)
         shape_first = route.name in SHAPE_FIRST
+        scalar_answer = route.name not in _placement.MAKERS  # (numbers alone: NumPy's scalar)
         # NumPy's function without its own __array_function__ check, for arguments that are plain
         # NumPy arrays and numbers only (nothing there can override it): that check costs about
         # as much as ours; for np.roll and np.linalg.norm, NumPy's steps without its argument
@@ -667,6 +695,8 @@ def function(modname, name, npf, cupy_path, creation=False):
                 if _device.placing():
                     r = _placement.arrayless(route, args, kwargs)
                     return wrap(r) if _backend.is_raw_gpu_array(r) else r
+                if scalar_answer and numbers_alone(args, kwargs):
+                    return _numbers_result(npf(*args, **kwargs))
             return route.gpu(args, kwargs)
 
     return _describe(functools.update_wrapper(wrapper, npf, assigned=(), updated=()), modname, name, npf,
@@ -740,8 +770,8 @@ class ufunc(functools.partial):
 
     def _call(self, args, kwargs):
         loc = locate(args, kwargs)
-        if loc is None:
-            loc = "cpu" if _device.placing() else _device.current_device()  # scalars and lists: small
+        if loc is None:  # scalars and lists: small; numbers alone, NumPy's scalar on either device
+            loc = "cpu" if _device.placing() or numbers_alone(args, kwargs) else _device.current_device()
         if loc == "cpu":
             r = self._np(*args, **kwargs)
             if type(r) is numpy.ndarray and r.size >= _placement.limit:

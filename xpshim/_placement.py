@@ -230,6 +230,10 @@ _ESTIMATES = {
                                                     "pareto", "power", "rayleigh", "weibull", "zipf")},
 }
 
+# Names that make arrays of a size their numbers give (np.linspace(0, 1, n), np.random.normal(0, 1)):
+# made on the device even from numbers alone
+MAKERS = frozenset(_ESTIMATES)
+
 
 def _fft_size(two_d):
     """Elements of an FFT's result when ``s=``/``n=`` sets its length: rfft2(kernel, s=image.shape)

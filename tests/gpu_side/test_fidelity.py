@@ -906,3 +906,35 @@ def test_sort_methods_take_numpys_kinds(gpu, name, how):
     with xpshim.device("gpu"):
         got = call(xpshim.asarray(h))
     assert _same(want, got)
+
+
+def _scalar_calls():
+    """(name, NumPy's callable, xpshim's, args) for every routed function and ufunc whose NumPy
+    answer for numbers alone (one, two or three of 3.0, 2, True) is a scalar."""
+    out = []
+    ufuncs = [(n, getattr(numpy, n), getattr(xpshim, n)) for n in dir(numpy) if isinstance(getattr(numpy, n), numpy.ufunc)]
+    for name, npo, xo in routed_callables(skip_random=True) + ufuncs:
+        for args in ((3.0,), (2,), (True,), (3.0, 2), (2, 3), (3.0, 2.0, 1.0)):
+            try:
+                with warnings.catch_warnings(), numpy.errstate(all="ignore"):
+                    warnings.simplefilter("ignore")
+                    r = npo(*args)
+            except Exception:
+                continue
+            if isinstance(r, (numpy.generic, int, float, complex, bool)) and not isinstance(r, numpy.ndarray):
+                out.append((name, npo, xo, args))
+            break
+    return out
+
+
+@pytest.mark.parametrize("name,npo,xo,args", _scalar_calls(), ids=lambda v: v if isinstance(v, str) else "")
+def test_numbers_alone_answer_numpys_scalar_on_the_gpu_device(gpu, name, npo, xo, args):
+    """A call on numbers alone answers NumPy's scalar (its type and value) on the GPU device too:
+    nothing there needs a GPU, and NumPy's answer is a scalar (docs/differences.md, "Scalars")."""
+    with warnings.catch_warnings(), numpy.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        want = npo(*args)
+        with xpshim.device("gpu"):
+            got = xo(*args)
+    assert type(got) is type(want), name
+    assert got == want or (want != want and got != got), name
