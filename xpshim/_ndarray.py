@@ -749,7 +749,7 @@ class ndarray(metaclass=_NdarrayMeta):
 
     def __contains__(self, v):
         found = self._a == operand(v) if self._a.ndim == 0 else (self._a == operand(v)).any()
-        if found.size == 1:  # (else bool() raises NumPy's error: nothing read)
+        if found.size == 1 and not self._st.host:  # (else bool() raises NumPy's error, or the data is on the host)
             _transfer.count_copy(_transfer.VALUE_READ, 1, "in")
         return bool(found)
 
