@@ -92,7 +92,7 @@ def one_line(exc):
 def xpshim_counts():
     st = xpshim.stats()
     t = st["transfers"]
-    return ({"host_to_device": t["host_to_device"]["count"], "device_to_host": t["device_to_host"]["count"]},
+    return ({d: t[d]["count"] for d in ("host_to_device", "device_to_host", "values_read")},
             {name: f["count"] for name, f in st["fallbacks"].items()})
 
 

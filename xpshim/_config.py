@@ -6,7 +6,8 @@ Environment variables, read once at import:
 XPSHIM_DEVICE    auto | cpu | gpu | dask   where new arrays are made (default auto;
                  dask: chunked Dask arrays, see xpshim/_dask and its XPSHIM_DASK_* variables)
 XPSHIM_FALLBACK  warn | silent | raise   what a host fallback does (default warn)
-XPSHIM_TRANSFERS count | warn        implicit copies are always counted; ``warn`` also warns
+XPSHIM_TRANSFERS count | warn        implicit copies and values read into Python are always
+                                     counted; ``warn`` also warns of each
 XPSHIM_REPORT    path                write ``xpshim.stats()`` there as JSON at exit
 XPSHIM_CROSSOVER elements            in auto mode, arrays smaller than this stay on the CPU
                                      (default: the calibrated value, else 2**15; see _placement)

@@ -22,7 +22,8 @@ class FallbackWarning(UserWarning):
 
 
 class TransferWarning(UserWarning):
-    """Data crossed between host and device implicitly (only with ``XPSHIM_TRANSFERS=warn``)."""
+    """Data crossed between host and device implicitly, or a value was read from the GPU into
+    Python (only with ``XPSHIM_TRANSFERS=warn``)."""
 
 
 class OutOfMemoryError(XpshimError, MemoryError):

@@ -286,13 +286,24 @@ def _meta(x):
 
 
 def _scalar(x, reason):
-    """The size-1 CuPy array of ``x`` after counting its copy to the host: the caller
+    """The size-1 CuPy array of ``x`` after counting its one value read into Python: the caller
     converts it with CuPy's own (fastest) scalar conversion."""
     if x._st.host:
         return _hview(x).reshape(())
     a = x._a
-    _transfer.count_copy("device_to_host", a.itemsize, reason)
+    _transfer.count_copy(_transfer.VALUE_READ, a.itemsize, reason)
     return a
+
+
+def _value_host(x, reason):
+    """The size-1 ``x`` as a NumPy array, as ``host`` gives it, counted as one value read into
+    Python (``item()``, ``operator.index``): not an array copy."""
+    if _placement.seeding:  # (as host(): a small array auto mode made on the GPU, read on the host)
+        _placement.read_on_host(x)
+    if x._st.host:
+        return _hview(x).copy()
+    _transfer.count_copy(_transfer.VALUE_READ, x._a.nbytes, reason)
+    return x._a.get()
 
 
 # ---------------------------------------------------------------- indexing
@@ -636,20 +647,29 @@ class ndarray(metaclass=_NdarrayMeta):
         return host(self, "tobytes").tobytes(order)
 
     def tolist(self):
-        """Copy to nested Python lists of Python scalars (counted)."""
-        return host(self, "tolist").tolist()
+        """Copy to nested Python lists of Python scalars (counted; of a 0-d array, a Python
+        scalar: one value read)."""
+        return (_value_host(self, "tolist") if _meta(self).ndim == 0 else host(self, "tolist")).tolist()
 
     def item(self, *args):
         """Copy one element to a Python scalar (counted)."""
         if self._st.host:
             return _hview(self).item(*args)
         if args:
-            # item(i) indexes the flattened array; item(i, j, ...) one element
-            idx = numpy.unravel_index(args[0], self._a.shape) if len(args) == 1 else args
-            return wrap(self._a[tuple(idx)]).item()
+            # item(i) indexes the flattened array (i < 0 from its end); item(i, j, ...) and
+            # item((i, j, ...)) one element
+            a = self._a
+            if len(args) == 1 and type(args[0]) is not tuple:
+                i = operator.index(args[0])
+                if not -a.size <= i < a.size:
+                    return numpy.empty(a.shape, a.dtype).item(i)  # NumPy's own error
+                idx = numpy.unravel_index(i % a.size, a.shape)
+            else:
+                idx = args[0] if len(args) == 1 else args
+            return wrap(a[tuple(idx)]).item()
         if self._a.size != 1:
             return numpy.empty(self._a.shape, self._a.dtype).item()  # NumPy's own error
-        return host(self, "item()").item()
+        return _value_host(self, "item()").item()
 
     def tofile(self, fid, sep="", format="%s"):
         host(self, "tofile").tofile(fid, sep, format)
@@ -743,7 +763,10 @@ class ndarray(metaclass=_NdarrayMeta):
         return map(wrap, self._a)  # rows: views, as NumPy's (a write to one lands in the array)
 
     def __contains__(self, v):
-        return bool(self._a == operand(v)) if self._a.ndim == 0 else bool((self._a == operand(v)).any())
+        found = self._a == operand(v) if self._a.ndim == 0 else (self._a == operand(v)).any()
+        if found.size == 1 and not self._st.host:  # (else bool() raises NumPy's error, or the data is on the host)
+            _transfer.count_copy(_transfer.VALUE_READ, 1, "in")
+        return bool(found)
 
     def __bool__(self):
         if _meta(self).size != 1:
@@ -768,11 +791,16 @@ class ndarray(metaclass=_NdarrayMeta):
     def __index__(self):
         if _meta(self).ndim != 0 or _meta(self).dtype.kind not in "iub":
             return operator.index(numpy.empty(_meta(self).shape, _meta(self).dtype))  # NumPy's own error
-        return operator.index(host(self, "index")[()])
+        return operator.index(_value_host(self, "index")[()])
 
     def __round__(self, ndigits=None):
+        if ndigits is None and self._a.ndim == 0:  # (as NumPy's scalar, which a 0-d GPU array stands for)
+            kind = self._a.dtype.kind
+            if kind in "bc":
+                raise TypeError(f"type numpy.{self._a.dtype.name} doesn't define __round__ method")
+            return int(self) if kind in "iu" else round(float(self))  # (an int64 exactly, not through a float)
         if ndigits is None:
-            return round(float(self)) if self._a.ndim == 0 else wrap(self._a.round())
+            return wrap(self._a.round())
         return wrap(self._a.round(ndigits))
 
     def __getitem__(self, key):

@@ -2,7 +2,10 @@
 
 Every copy xpshim makes, implicit or asked for, goes through ``to_device`` or
 ``to_host``; ``xpshim.stats()`` reports them, so a test can assert that a
-pipeline made none.
+pipeline made none. One element of a GPU array read into a Python value (``bool(x)``,
+``float(x)``, ``x.item()``, ``operator.index(x)``, ``if x:``) is a value read, counted apart
+from the array copies (``VALUE_READ``): the arrays stay on the GPU, but each read still waits
+for the GPU, so it is counted, and warned under the same policy (``XPSHIM_TRANSFERS=warn``).
 """
 
 import math
@@ -20,6 +23,9 @@ from ._errors import TransferWarning
 _pinned = lazy_module("xpshim._pinned")  # the GPU copy machinery: loaded with the first GPU copy
 
 _lock = threading.Lock()
+VALUE_READ = "values_read"  # (the direction of a single element read into a Python value)
+DIRECTIONS = ("host_to_device", "device_to_host", VALUE_READ)
+
 _count = Counter()  # direction -> number of copies
 _bytes = Counter()  # direction -> bytes
 _sites = defaultdict(Counter)  # direction -> {(file, line, reason): n}
@@ -60,11 +66,15 @@ def _tally(counts, sizes, sites, direction, nbytes, reason):
 
 
 def count_copy(direction, nbytes, reason):
+    """Count ``nbytes`` crossing in ``direction`` (one of ``DIRECTIONS``) at the user's line; warn
+    of it under ``XPSHIM_TRANSFERS=warn``."""
     _tally(_count, _bytes, _sites, direction, nbytes, reason)
     if _config.transfer_policy == "warn":
         fn, line, glb = _callsite.user_frame(3)
+        what = f"read one value ({nbytes} bytes) from the GPU into Python" if direction == VALUE_READ else \
+            f"copied {nbytes} bytes {direction.replace('_', ' ')}"
         warnings.warn_explicit(
-            f"xpshim copied {nbytes} bytes {direction.replace('_', ' ')} ({reason})",
+            f"xpshim {what} ({reason})",
             TransferWarning, fn, line, module=glb.get("__name__"), registry=glb.setdefault("__warningregistry__", {}),
         )
 
@@ -193,7 +203,8 @@ def stats():
     Returns a dict::
 
         {"transfers": {"host_to_device": {"count": n, "bytes": b, "sites": {...}},
-                       "device_to_host": {...}},
+                       "device_to_host": {...},   # array copies to the host
+                       "values_read": {...}},     # single elements read into Python values
          "placement": {"to_device": {...}, "to_host": {...},   # auto mode's moves
                        "at_loop_lines": {...}},  # arrays made on the host at a loop's line
          "fallbacks": {"function name": {"count": n, "sites": {"file:line": n}}}}
@@ -203,7 +214,7 @@ def stats():
             "transfers": {
                 d: {"count": _count[d], "bytes": _bytes[d],
                     "sites": {f"{fn}:{line} ({why})": n for (fn, line, why), n in _sites[d].items()}}
-                for d in ("host_to_device", "device_to_host")
+                for d in DIRECTIONS
             },
             "placement": {
                 d: {"count": _placed[d], "bytes": _placed_bytes[d],

@@ -401,26 +401,27 @@ def _library(group, backend):
     return {r["case"]: r for r in rows}
 
 
-# Every copy each case makes, by where it is made (the library's file, without its line numbers)
-# and why (xpshim's reason): what SciPy and scikit-learn themselves ask for. docs/array-api.md
-# says why each is there; a copy more, a copy less or a copy made elsewhere fails the test.
+# Every copy each case makes, and every single value it reads into Python, by where it is made
+# (the library's file, without its line numbers) and why (xpshim's reason): what SciPy and
+# scikit-learn themselves ask for. docs/array-api.md says why each is there; a copy or a read
+# more, one less, or one made elsewhere fails the test.
 _COMPAT = "scipy/_lib/array_api_compat/common/_helpers.py"
 _LDA = {  # LinearDiscriminantAnalysis, without its finiteness checks
-    "to host sklearn/utils/multiclass.py (bool())": 1,  # type_of_target: if xp.any(y != int(y))
-    "to host sklearn/discriminant_analysis.py (bool())": 2,  # if any(priors < 0), if |sum - 1| > 1e-5
+    "value read sklearn/utils/multiclass.py (bool())": 1,  # type_of_target: if xp.any(y != int(y))
+    "value read sklearn/discriminant_analysis.py (bool())": 2,  # if any(priors < 0), if |sum - 1| > 1e-5
     "to host sklearn/discriminant_analysis.py (iteration)": 1,  # for group in classes_: NumPy's scalars
-    "to host sklearn/discriminant_analysis.py (index)": 3,  # Vt[:rank], S[:rank]: a rank from the GPU
+    "value read sklearn/discriminant_analysis.py (index)": 3,  # Vt[:rank], S[:rank]: a rank from the GPU
 }
 EXPECTED = {
     "scipy": {
         "scipy.special.logsumexp": {},
         "scipy.stats.zscore": {
-            f"to host {_COMPAT} (bool())": 4,  # is_lazy_array's bool() on a type it does not list
-            "to host scipy/stats/_stats_py.py (bool())": 1,  # _demean: if precision_loss
+            f"value read {_COMPAT} (bool())": 4,  # is_lazy_array's bool() on a type it does not list
+            "value read scipy/stats/_stats_py.py (bool())": 1,  # _demean: if precision_loss
         },
         "scipy.fft.fft": {},
         "scipy.signal.convolve": {
-            "to host scipy/signal/_signaltools.py (int())": 2,  # int(xp.max(xp.abs(...))), both inputs
+            "value read scipy/signal/_signaltools.py (int())": 2,  # int(xp.max(xp.abs(...))), both inputs
             "to host scipy/signal/_signaltools.py (__array_interface__)": 2,  # np.asarray of both
             "to GPU scipy/signal/_signaltools.py (asarray)": 1,  # xp.asarray(np.convolve(...))
         },
@@ -435,12 +436,12 @@ EXPECTED = {
         "scipy.linalg.norm": {"to host scipy/linalg/_misc.py (__array_interface__)": 1},
     },
     "sklearn": {
-        "sklearn PCA(2).fit_transform": {"to host sklearn/utils/validation.py (bool())": 1},
+        "sklearn PCA(2).fit_transform": {"value read sklearn/utils/validation.py (bool())": 1},
         "sklearn PCA(2).fit_transform, assume_finite=True": {},
         "sklearn LinearDiscriminantAnalysis().fit(X, y).predict_proba(X)":
-            _LDA | {"to host sklearn/utils/validation.py (bool())": 3},  # X, y in fit; X in predict
+            _LDA | {"value read sklearn/utils/validation.py (bool())": 3},  # X, y in fit; X in predict
         "sklearn LinearDiscriminantAnalysis().fit(X, y).predict_proba(X), assume_finite=True": _LDA,
-        "sklearn Ridge(solver='svd').fit(X, y).predict(X)": {"to host sklearn/utils/validation.py (bool())": 5},
+        "sklearn Ridge(solver='svd').fit(X, y).predict(X)": {"value read sklearn/utils/validation.py (bool())": 5},
         "sklearn Ridge(solver='svd').fit(X, y).predict(X), assume_finite=True": {},
     },
 }
@@ -456,14 +457,15 @@ def _where(sites):
 
 
 def _totals(want):
-    return tuple(sum(n for k, n in want.items() if k.startswith(way)) for way in ("to GPU", "to host"))
+    return tuple(sum(n for k, n in want.items() if k.startswith(way)) for way in ("to GPU", "to host", "value read"))
 
 
 def test_the_docs_table_states_these_counts():
-    """docs/array-api.md's table, row by row in this order: the copies each way that the
-    library test expects (its "to GPU" and "to host" columns, bytes left out), no fallbacks."""
+    """docs/array-api.md's table, row by row in this order: the array copies each way and the
+    values read into Python that the library test expects (its "to GPU", "to host" and "values
+    read" columns, bytes left out), no fallbacks."""
     with open(os.path.join(os.path.dirname(os.path.dirname(HERE)), "docs", "array-api.md")) as f:
-        rows = [line.split("|")[3:6] for line in f if line.startswith("| `") or line.startswith("| the same")]
+        rows = [line.split("|")[3:7] for line in f if line.startswith("| `") or line.startswith("| the same")]
     got = [tuple(int(c.split()[0]) for c in row) for row in rows]
     want = [(*_totals(w), 0) for group in EXPECTED.values() for w in group.values()]
     assert got == want
@@ -483,5 +485,5 @@ def test_libraries_keep_gpu_arrays_on_the_gpu(group, backend):
         assert r["max_abs_diff"] <= 1e-9 * max(1.0, r["ref_scale"]), case
         assert r["type"] == ("numpy.float64" if case in ON_HOST else "xpshim.ndarray"), case
         assert _where(r["sites"]) == want, case
-        assert (r["h2d"], r["d2h"]) == _totals(want), case
+        assert (r["h2d"], r["d2h"], r["values"]) == _totals(want), case
         assert r["fallbacks"] == 0, case

@@ -7,8 +7,8 @@ and runs in a process of its own (tests/gpu_side/test_array_api.py starts it). `
 NumPy-backed CuPy stand-in (tests/support/fakecupy.py), ``cuda`` on the real GPU. Each case runs the
 library on xpshim GPU arrays and on the same data as NumPy arrays, and prints one JSON object
 per case: the result's type, its largest difference from NumPy's, and the copies it made
-(``xpshim.stats()``: transfers each way, in count and bytes, each site with its count, and
-host fallbacks).
+(``xpshim.stats()``: array copies each way and single values read into Python, in count and
+bytes, each site with its count, and host fallbacks).
 """
 
 import json
@@ -79,7 +79,7 @@ def _finite(sklearn, f):
         return f()
 
 
-_WAY = {"host_to_device": "to GPU", "device_to_host": "to host"}
+_WAY = {"host_to_device": "to GPU", "device_to_host": "to host", "values_read": "value read"}
 
 
 def _short(site):
@@ -129,6 +129,7 @@ def run(group, backend):
             "type": f"{type(r).__module__}.{type(r).__name__}",
             "h2d": t["host_to_device"]["count"], "h2d_bytes": t["host_to_device"]["bytes"],
             "d2h": t["device_to_host"]["count"], "d2h_bytes": t["device_to_host"]["bytes"],
+            "values": t["values_read"]["count"], "values_bytes": t["values_read"]["bytes"],
             "fallbacks": sum(v["count"] for v in s["fallbacks"].values()),
             "sites": {f"{_WAY[d]} {_short(k)}": n for d, v in t.items() for k, n in v["sites"].items()}
             | {f"fallback {k}": v["count"] for k, v in s["fallbacks"].items()},

@@ -91,11 +91,14 @@ def persist(x):
     return x.persist(scheduler=s) if isinstance(s, str) else s.persist(x)
 
 
-def gather(x, reason):
-    """The values of DaskArray ``x`` as a NumPy array (a counted gather)."""
+def gather(x, reason, value=False):
+    """The values of DaskArray ``x`` as a NumPy array (a counted gather). ``value``: the caller
+    reads one element into a Python value (``bool(x)``, ``x.item()``): a size-1 result counts
+    as a value read (``_transfer.VALUE_READ``), not as an array copy."""
     (h,) = compute(x._a)
     h = numpy.asarray(h)
-    _transfer.count_copy("device_to_host", h.nbytes, f"Dask gather: {reason}")
+    way = _transfer.VALUE_READ if value and h.size == 1 else "device_to_host"
+    _transfer.count_copy(way, h.nbytes, f"Dask gather: {reason}")
     return h
 
 
@@ -228,13 +231,13 @@ class DaskArray:
         return self._gathered("tobytes").tobytes(order)
 
     def tolist(self):
-        return gather(self, "tolist").tolist()
+        return gather(self, "tolist", self._a.ndim == 0).tolist()  # (of a 0-d array: a Python scalar)
 
     def item(self, *args):
         if args:
             idx = numpy.unravel_index(args[0], self.shape) if len(args) == 1 else args
-            return gather(wrap(self._a[tuple(idx)]), "item()").item()
-        return gather(self, "item()").item()
+            return gather(wrap(self._a[tuple(idx)]), "item()", True).item()
+        return gather(self, "item()", True).item()
 
     def __reduce__(self):
         return (_unpickle, (self._a,))  # the graph, not the values
@@ -263,10 +266,10 @@ class DaskArray:
         return iter(gather(self, "iteration"))
 
     def __contains__(self, v):
-        return bool(gather(wrap((self._a == _operand(v)).any()), "in"))
+        return bool(gather(wrap((self._a == _operand(v)).any()), "in", True))
 
     def __index__(self):
-        h = gather(self, "index")
+        h = gather(self, "index", True)
         if h.ndim != 0 or h.dtype.kind not in "iub":
             return operator.index(h)  # NumPy's own error
         return operator.index(h[()])
@@ -341,14 +344,16 @@ def _operator(op, kind):
     return f
 
 
-# Python protocols answered by NumPy on the gathered values (each gather counted).
+# Python protocols answered by NumPy on the gathered values (each gather counted; those that
+# give a Python scalar, as one value read).
 _GATHERING = {"__repr__": repr, "__str__": str, "__bool__": bool, "__int__": int,
               "__float__": float, "__complex__": complex}
+_SCALAR = {bool, int, float, complex}
 
 
 def _gathering(name, f):
     def m(self):
-        return f(gather(self, name.strip("_") + "()"))
+        return f(gather(self, name.strip("_") + "()", f in _SCALAR))
     m.__name__ = name
     return m
 
