@@ -94,7 +94,8 @@ def defer_choice():
 
 
 def gpu_status():
-    """Probe once whether CuPy and a CUDA device are usable; cached."""
+    """Probe once whether CuPy and a CUDA device are usable; cached. Waits for CuPy's import
+    begun at ``import xpshim`` (``_preload``), and settles the choice auto mode deferred then."""
     global _status
     if _status is None:
         _status = _probe()

@@ -24,6 +24,22 @@ CuPy does none of these). With ``XPSHIM_DEVICE=gpu`` the import still checks the
 (an absent GPU fails there, at import, with the reason), so that mode starts CUDA at import; the
 thread then overlaps CuPy's import with the driver's start-up.
 
+Auto mode decides at the first call: ``import xpshim`` used to choose the device at once, which
+meant CuPy's import, ``cuInit`` and the first allocation (about 0.65 s on an H200) before the
+program's first line ran. Where the thread starts, the import now only marks the GPU as possible
+(``_backend.live``, so names resolve to the routed functions, as on a GPU machine before), and
+the first call that needs the device (``_device.current_device``, ``placing``, or a CuPy array
+among its arguments) runs ``_backend.gpu_status``: the driver probe (``cuInit``, on the caller's
+thread) while the import ends, then the wait for it, then the first allocation. Where that finds
+no usable GPU, ``live`` goes back to False: answers are the same, but the names resolved before
+it are the routed ones (a slower CPU path), and CuPy was imported for nothing (on the thread).
+That happens only where CuPy is installed and the driver loads but no device is usable.
+
+The first call of a program that reads a photo is ``np.array(image)``, where Pillow decodes it
+(``Image.open`` reads only the header). ``xpshim.array`` decodes it first (``_pil.decode``), then
+chooses the device: every route decodes the image anyway, and fails with the same error where it
+cannot, so only the order changes, and the decode (which releases the GIL) overlaps the import.
+
 Fork: ``os.register_at_fork(before=wait)`` makes a fork wait for the import to finish, so that a
 child never inherits a half-imported CuPy (its module lock held by a thread that does not exist
 in the child). Nothing else blocks: ``subprocess`` does not run fork hooks.

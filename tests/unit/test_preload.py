@@ -151,17 +151,19 @@ def test_cpu_mode_loads_no_thread_machinery():
 def test_the_first_call_waits_and_settles_the_choice(tmp_path):
     state, err = run(tmp_path, """
         import xpshim as np
-        from xpshim import _backend, _preload
+        from xpshim import _backend, _preload, _ndarray
         before = (len(CUINIT), _backend.pending, _backend.xp)
         why = np.why_device()
+        bound = _ndarray._cupy_ndarray is sys.modules["cupy"].ndarray  # (the listeners heard of CuPy)
         print(json.dumps({"before": [before[0], before[1], before[2] is None], "why": why, "cuinit": CUINIT,
+                          "bound": bound,
                           "pending": _backend.pending, "live": _backend.live, "xp": _backend.xp.__name__,
                           "info": _preload.describe(), "log": LOG}))
     """)
     assert state["before"] == [0, True, True]
     assert "1 CUDA device(s), device 0 is Fake GPU" in state["why"], state["why"]
     assert state["cuinit"] == ["MainThread"]  # CUDA starts on the caller's thread, at the first call
-    assert (state["pending"], state["live"], state["xp"]) == (False, True, "cupy")
+    assert (state["pending"], state["live"], state["xp"], state["bound"]) == (False, True, "cupy", True)
     assert state["log"] == ["cupy import starts on xpshim-cupy-import", "cupy import ends"]
     assert "started at import on a thread" in state["info"] and "the first call waited" in state["info"]
     assert err == ""
