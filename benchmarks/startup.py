@@ -10,6 +10,10 @@ Cases, each a new interpreter timed from start to exit:
   grayscale dot product, Pillow writes it) at 640x480 and 1920x1080; NumPy's variant is the
   same file with ``import numpy as np`` (and its device printed as "cpu").
 
+One more run of the largest xpshim case, untimed, reports CuPy's import started on a thread at
+``import xpshim`` (xpshim/_preload.py): how long it took, and how long the first call waited
+for it.
+
 Each round runs every case for both, in an order that alternates, so that a busy machine
 slows both alike; the figures are medians with the quartiles, and xpshim's extra time and
 speed the medians over the rounds' pairs. xpshim's bytecode is compiled
@@ -86,6 +90,15 @@ def run_once(argv, env):
     return dt, r.stdout
 
 
+def early_import(python, argv, env):
+    """What xpshim says of CuPy's early import after one run of ``argv`` (a script and its
+    arguments), run in the same process through runpy."""
+    code = (f"import runpy, sys; sys.argv = {argv[1:]!r}; runpy.run_path(sys.argv[0], run_name='__main__'); "
+            "import importlib, importlib.util as u; print(importlib.import_module('xpshim._preload').describe() "
+            "if u.find_spec('xpshim._preload') else 'not in this version of xpshim')")
+    return run_once([python, "-c", code], env)[1].strip().splitlines()[-1]
+
+
 def summary(ts):
     q = statistics.quantiles(ts, n=4)
     return {"median_ms": statistics.median(ts) * 1e3, "q1_ms": q[0] * 1e3, "q3_ms": q[2] * 1e3,
@@ -121,6 +134,7 @@ def main(argv=None):
             cold[f"{largest}, first run (empty kernel cache)"] = run_once(cases[largest]["xpshim"], cold_env)[0]
         out = run_once(cases[largest]["xpshim"], env)[1].strip()
         where = run_once([python, "-c", "import xpshim; print(xpshim.__file__)"], env)[1].strip()
+        early = early_import(python, cases[largest]["xpshim"], env)
         times = {case: {"numpy": [], "xpshim": []} for case in cases}
         for case in cases:  # one untimed round: the file cache, as on any second run
             for lib in ("numpy", "xpshim"):
@@ -140,7 +154,7 @@ def main(argv=None):
                          "extra_ms": statistics.median(b - a for a, b in pairs) * 1e3}
     meta = {"date": datetime.datetime.now().isoformat(timespec="seconds"), "python": platform.python_version(),
             "machine": platform.machine(), "cpus": os.cpu_count(), "rounds": args.rounds,
-            "XPSHIM_DEVICE": args.device, "xpshim": where, "example_output": out}
+            "XPSHIM_DEVICE": args.device, "xpshim": where, "example_output": out, "early_import": early}
     write(args.out, meta, results)
 
 
@@ -153,6 +167,8 @@ def write(out, meta, results):
         f"{meta['date']}, Python {meta['python']}, {meta['cpus']} CPUs, XPSHIM_DEVICE={meta['XPSHIM_DEVICE']}, "
         f"{meta['rounds']} runs each; median (quartiles) in ms. Command: `python benchmarks/startup.py`.",
         f"The example printed: `{meta['example_output']}`", "",
+        f"CuPy's import started at `import xpshim` (one more run of the largest case): "
+        f"{meta.get('early_import', '-')}", "",
         "| run | NumPy | xpshim | xpshim - NumPy (median of pairs) | speed vs NumPy (median of pairs) |",
         "|---|---|---|---|---|",
     ]

@@ -61,10 +61,10 @@ def _gpu_live():
         _namespace.host_copy_numpy_testing()
 
 
-# Resolve the process default device now: a forced GPU that is absent fails
-# here, at import, with the reason; auto probes the driver without CuPy first.
-if _device.resolve_default() == "gpu":
-    _backend.mark_live()
+# Resolve the process default device now: a forced GPU that is absent fails here, at import,
+# with the reason; auto mode where the GPU may be chosen starts CuPy's import on a thread and
+# decides at the first call (xpshim/_preload.py).
+_device.resolve_at_import()
 
 if _config.report_path:
     import atexit

@@ -86,6 +86,17 @@ def resolve_default():
     return _default
 
 
+def resolve_at_import():
+    """The process default at ``import xpshim``. Resolved now, as a forced GPU that is absent
+    must fail here, with the reason; but in auto mode where CuPy's import has started on a thread
+    (``_backend.preload``), the first call that needs the device resolves it, so that the import
+    overlaps the program's own work."""
+    if _backend.preload() and requested_device == "auto":
+        _backend.defer_choice()
+    elif resolve_default() == "gpu":
+        _backend.mark_live()
+
+
 def current_device():
     """Where new arrays are made in this thread: ``"cpu"``, ``"gpu"`` or ``"dask"``."""
     return _policy.get()[0] or _default or resolve_default()

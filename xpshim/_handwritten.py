@@ -7,7 +7,7 @@ import types
 
 import numpy
 
-from . import _arrayapi, _backend, _device, _placement, _transfer
+from . import _arrayapi, _backend, _device, _pil, _placement, _transfer
 from . import _cpupath, _fused, _nditer
 from ._dispatch import GpuObject, asnumpy, call_gpu, follow_like, function, host_only_dtype, non_binding
 from ._ndarray import fresh, ndarray, wrap
@@ -22,6 +22,8 @@ def _creation(name):
                 return follow_like(f, npf, (a, dtype, *args), kwargs)
             if "device" in kwargs or "copy" in kwargs:  # the array API's keywords: xpshim's, not CuPy's
                 return _arrayapi.from_data(f, npf, name, a, dtype, args, kwargs)
+        if _backend.pending and type(a).__module__.startswith("PIL."):
+            _pil.decode(a)  # before the device is chosen: CuPy's import, on its thread, overlaps the decode
         if not _backend.live or _device.current_device() == "cpu":
             if type(a) is ndarray:
                 a = _transfer.to_host(a._a, f"{name} on the CPU device")

@@ -62,6 +62,9 @@ def report():
     lines.append(f"  numpy         {numpy.__version__}")
     simulated = " (not used: XPSHIM_SIMULATE_GPU=1)" if _config.simulate_gpu else ""
     lines.append(f"  cupy          {_cupy_dist()}{simulated}")
+    from . import _preload
+
+    lines.append(f"  cupy import   {_preload.describe()}")
     lines.append(f"  numba         {_version('numba') or 'not installed'}; numba-cuda {_version('numba-cuda') or '-'}")
     st = _backend.gpu_status()
     problems = []

@@ -17,6 +17,7 @@ the caller takes NumPy's path.
 """
 
 import ctypes
+import sys
 
 import numpy
 
@@ -31,6 +32,18 @@ _LAYOUTS = ((12, 16, 20, 48, 72, 76), (16, 20, 24, 56, 80, 84))
 _get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
 _get_pointer.restype = ctypes.c_void_p
 _get_pointer.argtypes = (ctypes.py_object, ctypes.c_char_p)
+
+
+def decode(image):
+    """Decode a Pillow image opened from a file now (``Image.open`` reads only its header).
+
+    Every route of ``xpshim.array(image)`` decodes it (NumPy's through ``tobytes``, ``rows``
+    here), and fails with the same error where it cannot; the first call decodes it before the
+    device is chosen, so that Pillow's decoder, which releases the GIL, runs while CuPy's
+    import ends on its thread (``_preload``)."""
+    image_cls = getattr(sys.modules.get("PIL.Image"), "Image", None)
+    if image_cls is not None and isinstance(image, image_cls):
+        image.load()
 
 
 def _int(addr):

@@ -1,0 +1,251 @@
+"""CuPy's import on a thread at ``import xpshim`` (xpshim/_preload.py), each case in a fresh
+interpreter with a stand-in CUDA driver (``ctypes.CDLL`` of libcuda answers with an object that
+counts ``cuInit``) and a stand-in ``cupy`` package first on ``sys.path``.
+
+What is checked: the thread starts only where the GPU may be chosen; nothing initialises CUDA
+at import in auto mode; a fork after the import waits for it; a failed import is told as before,
+at the first call; the program's own work (a Pillow decode) runs while CuPy is imported. Order
+is shown by events and log lines, never by timings.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+# Installed before `import xpshim`: the stand-in driver, and a log that both threads write to.
+PRELUDE = """
+import ctypes, importlib.util, json, os, sys, threading
+sys.path.insert(0, {fake_dir!r})
+LOG = []
+import builtins
+builtins._preload_log = LOG
+builtins._preload_gate = threading.Event()
+CUINIT = []
+
+class FakeDriver:
+    def cuInit(self, flags):
+        CUINIT.append(threading.current_thread().name)
+        return 0
+
+    def cuDeviceGetCount(self, ref):
+        ref._obj.value = 1
+        return 0
+
+_real_cdll = ctypes.CDLL
+
+def cdll(name, *args, **kwargs):
+    if "cuda" in str(name):
+        if not {driver}:
+            raise OSError(name + ": cannot open shared object file")
+        return FakeDriver()
+    return _real_cdll(name, *args, **kwargs)
+
+ctypes.CDLL = cdll
+if not {cupy_found}:
+    _find = importlib.util.find_spec
+    importlib.util.find_spec = lambda name, *a: None if name == "cupy" else _find(name, *a)
+"""
+
+# The stand-in CuPy: logs its start and end (and its thread), then, as `behaviour` says, waits
+# for the main thread's signal, sleeps, fails to import, or fails at the first allocation.
+FAKE_CUPY = """
+import builtins, threading, time
+_log = getattr(builtins, "_preload_log", [])
+_log.append("cupy import starts on " + threading.current_thread().name)
+behaviour = {behaviour!r}
+if behaviour == "gate":
+    builtins._preload_gate.wait(10)
+elif behaviour == "sleep":
+    time.sleep(0.5)
+elif behaviour == "broken":
+    raise ImportError("fake: libcublas.so.12 cannot be opened")
+
+
+class ndarray:
+    pass
+
+
+class _Runtime:
+    @staticmethod
+    def getDeviceCount():
+        return 1
+
+    @staticmethod
+    def getDeviceProperties(i):
+        return {{"name": b"Fake GPU"}}
+
+
+class cuda:
+    runtime = _Runtime
+
+
+def empty(n):
+    if behaviour == "gate":
+        raise RuntimeError("fake: no memory on this device")
+    return ndarray()
+
+
+done = True
+_log.append("cupy import ends")
+"""
+
+
+def run(tmp_path, code, behaviour="plain", driver=True, cupy_found=True, **env):
+    """Run ``code`` after the prelude in a fresh interpreter; its last line of output, as JSON."""
+    fake = tmp_path / "fake"
+    (fake / "cupy").mkdir(parents=True, exist_ok=True)
+    (fake / "cupy" / "__init__.py").write_text(FAKE_CUPY.format(behaviour=behaviour))
+    src = PRELUDE.format(fake_dir=str(fake), driver=driver, cupy_found=cupy_found) + textwrap.dedent(code)
+    e = {k: v for k, v in os.environ.items() if not k.startswith("XPSHIM_")}
+    e.update(env)
+    r = subprocess.run([sys.executable, "-c", src], cwd=ROOT, env=e, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout.strip().splitlines()[-1]), r.stderr
+
+
+STATE = """
+from xpshim import _backend, _preload
+print(json.dumps({"started": _preload.started(), "cupy": "cupy" in sys.modules, "cuinit": len(CUINIT),
+                  "threads": sorted(t.name for t in threading.enumerate()), "pending": _backend.pending}))
+"""
+
+
+@pytest.mark.parametrize("case, env, kw, started", [
+    ("auto", {}, {}, True),
+    ("XPSHIM_DEVICE=auto", {"XPSHIM_DEVICE": "auto"}, {}, True),
+    ("XPSHIM_DEVICE=gpu", {"XPSHIM_DEVICE": "gpu"}, {}, True),
+    ("XPSHIM_DEVICE=cpu", {"XPSHIM_DEVICE": "cpu"}, {}, False),
+    ("simulated GPU", {"XPSHIM_SIMULATE_GPU": "1"}, {}, False),
+    ("CuPy not installed", {}, {"cupy_found": False}, False),
+    ("no driver", {}, {"driver": False}, False),
+])
+def test_thread_starts_only_where_the_gpu_may_be_chosen(tmp_path, case, env, kw, started):
+    state, err = run(tmp_path, "import xpshim\n" + STATE, **kw, **env)
+    assert state["started"] is started, case
+    assert err == ""
+    if not started:
+        # nothing imported early, and no thread (the CPU path loads no CuPy: test_import.py)
+        assert state["threads"] == ["MainThread"]
+        assert state["cupy"] is False
+    if env.get("XPSHIM_DEVICE") != "gpu":
+        # auto mode: no cuInit at import (a fork after it can still use CUDA in the child)
+        assert state["cuinit"] == 0
+        assert state["pending"] is started
+    else:
+        assert state["cuinit"] == 1 and state["pending"] is False  # gpu mode checks the GPU at import, as before
+
+
+def test_cpu_mode_loads_no_thread_machinery():
+    e = {k: v for k, v in os.environ.items() if not k.startswith("XPSHIM_")}
+    r = subprocess.run([sys.executable, "-c", "import sys, xpshim; print('threading' in sys.modules, 'cupy' in sys.modules)"],
+                       cwd=ROOT, env={**e, "XPSHIM_DEVICE": "cpu"}, capture_output=True, text=True, timeout=120)
+    assert r.stdout.split() == ["False", "False"], r.stderr
+
+
+def test_the_first_call_waits_and_settles_the_choice(tmp_path):
+    state, err = run(tmp_path, """
+        import xpshim as np
+        from xpshim import _backend, _preload, _ndarray
+        before = (len(CUINIT), _backend.pending, _backend.xp)
+        why = np.why_device()
+        bound = _ndarray._cupy_ndarray is sys.modules["cupy"].ndarray  # (the listeners heard of CuPy)
+        print(json.dumps({"before": [before[0], before[1], before[2] is None], "why": why, "cuinit": CUINIT,
+                          "bound": bound,
+                          "pending": _backend.pending, "live": _backend.live, "xp": _backend.xp.__name__,
+                          "info": _preload.describe(), "log": LOG}))
+    """)
+    assert state["before"] == [0, True, True]
+    assert "1 CUDA device(s), device 0 is Fake GPU" in state["why"], state["why"]
+    assert state["cuinit"] == ["MainThread"]  # CUDA starts on the caller's thread, at the first call
+    assert (state["pending"], state["live"], state["xp"], state["bound"]) == (False, True, "cupy", True)
+    assert state["log"] == ["cupy import starts on xpshim-cupy-import", "cupy import ends"]
+    assert "started at import on a thread" in state["info"] and "the first call waited" in state["info"]
+    assert err == ""
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="os.fork is POSIX's")
+def test_a_fork_after_import_waits_for_the_import(tmp_path):
+    # The stand-in import sleeps: without the fork hook the child would find it half done.
+    state, _ = run(tmp_path, """
+        import xpshim
+        from xpshim import _preload
+        alive_before = [t.name for t in threading.enumerate() if t.name == "xpshim-cupy-import"]
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(r)
+            cp = sys.modules.get("cupy")
+            os.write(w, json.dumps([getattr(cp, "done", False), len(CUINIT)]).encode())
+            os._exit(0)
+        os.close(w)
+        child = json.loads(os.read(r, 1000).decode())
+        os.waitpid(pid, 0)
+        print(json.dumps({"alive_before": alive_before, "child": child, "log": LOG}))
+    """, behaviour="sleep")
+    assert state["alive_before"] == ["xpshim-cupy-import"]  # (the fork did find it running)
+    assert state["child"] == [True, 0]  # a whole CuPy, and CUDA never initialised before the fork
+    assert state["log"][-1] == "cupy import ends"
+
+
+@pytest.mark.parametrize("device", ["auto", "gpu"])
+def test_a_failed_import_is_told_at_the_first_call_as_before(tmp_path, device):
+    reason = "CuPy cannot use the GPU (ImportError: fake: libcublas.so.12 cannot be opened)"
+    state, err = run(tmp_path, """
+        try:
+            import xpshim as np
+        except Exception as exc:
+            print(json.dumps({"import": f"{type(exc).__name__}: {exc}"}))
+            raise SystemExit
+        from xpshim import _backend
+        pending = _backend.pending
+        a = np.ones(40000) * 2
+        print(json.dumps({"pending": pending, "why": np.why_device(), "type": type(a).__module__,
+                          "sum": float(a.sum()), "live": _backend.live}))
+    """, behaviour="broken", XPSHIM_DEVICE=device)
+    assert err == ""  # nothing printed by the thread
+    if device == "gpu":
+        assert state["import"].startswith("DeviceError: XPSHIM_DEVICE=gpu asks for the GPU, but none is usable: "
+                                          + reason), state
+    else:
+        assert state["pending"] is True
+        assert state["why"] == "XPSHIM_DEVICE=auto and no usable GPU: " + reason
+        assert (state["type"], state["sum"], state["live"]) == ("numpy", 80000.0, False)
+
+
+def test_a_pillow_decode_runs_while_cupy_is_imported(tmp_path):
+    pytest.importorskip("PIL")
+    # The stand-in import waits until the image is decoded; the decode's wrapper gives the signal.
+    # Were the decode after the wait (or the import at `import xpshim`), the log would say so.
+    state, _ = run(tmp_path, f"""
+        import numpy
+        from PIL import Image, ImageFile
+        import xpshim as np
+        LOG.append("imported xpshim")
+        _load = ImageFile.ImageFile.load
+
+        def load(self):
+            if self.tile:
+                LOG.append("decode")
+                builtins._preload_gate.set()
+            return _load(self)
+
+        ImageFile.ImageFile.load = load
+        path = {str(tmp_path / "photo.png")!r}
+        pixels = numpy.arange(300 * 200 * 3, dtype=numpy.uint8).reshape(200, 300, 3)
+        Image.fromarray(pixels).save(path)
+        image = Image.open(path)
+        a = np.array(image)
+        LOG.append("array made")
+        print(json.dumps({{"log": LOG, "equal": bool((numpy.asarray(a) == pixels).all()), "why": np.why_device()}}))
+    """, behaviour="gate")
+    assert state["log"] == ["cupy import starts on xpshim-cupy-import", "imported xpshim", "decode",
+                            "cupy import ends", "array made"] or state["log"] == [
+        "imported xpshim", "cupy import starts on xpshim-cupy-import", "decode", "cupy import ends", "array made"]
+    assert state["equal"] is True
+    assert "CuPy cannot use the GPU (RuntimeError: fake: no memory on this device)" in state["why"]

@@ -1,0 +1,126 @@
+"""CuPy's import, started on a thread at ``import xpshim``, so that it overlaps the program's own
+work (reading its data) instead of adding to it.
+
+A GPU program pays, once per process, for CuPy's import and for CUDA's start-up (the driver's
+``cuInit`` and the context that the first allocation makes): about 0.65 s together on an H200.
+Only the import is started early, and only where the GPU may be chosen; CUDA itself still starts
+at the first call that needs the device, on the thread that makes it (``_backend.gpu_status``).
+
+When it starts (``_backend.preload`` decides, at import, in this order, cheapest first):
+
+* ``XPSHIM_DEVICE`` is ``auto`` (the default) or ``gpu``, and ``XPSHIM_SIMULATE_GPU`` is not 1:
+  with ``cpu`` or ``dask`` nothing here runs, and ``import xpshim`` costs what it did;
+* CuPy is installed (``importlib.util.find_spec``: no import);
+* the driver's library loads (``ctypes.CDLL("libcuda.so.1")``, which the driver probe loads
+  anyway; kept for it). Loading the library is not initialising CUDA: ``cuInit`` is not called
+  here. ``/dev/nvidia0`` or ``/proc/driver/nvidia`` would cost less, but they are Linux's only,
+  and absent where the driver is (WSL2's ``/dev/dxg``, Windows); where no driver is installed the
+  failed load costs what the probe's did before, and is not paid twice.
+
+No CUDA here: a program that imports xpshim and then forks (``multiprocessing`` with the fork
+start method) can use CUDA in its children only while the parent has not initialised CUDA. So
+the thread imports CuPy and nothing else: no ``cuInit``, no context, no allocation (importing
+CuPy does none of these). With ``XPSHIM_DEVICE=gpu`` the import still checks the GPU, as before
+(an absent GPU fails there, at import, with the reason), so that mode starts CUDA at import; the
+thread then overlaps CuPy's import with the driver's start-up.
+
+Auto mode decides at the first call: ``import xpshim`` used to choose the device at once, which
+meant CuPy's import, ``cuInit`` and the first allocation (about 0.65 s on an H200) before the
+program's first line ran. Where the thread starts, the import now only marks the GPU as possible
+(``_backend.live``, so names resolve to the routed functions, as on a GPU machine before), and
+the first call that needs the device (``_device.current_device``, ``placing``, or a CuPy array
+among its arguments) runs ``_backend.gpu_status``: the driver probe (``cuInit``, on the caller's
+thread) while the import ends, then the wait for it, then the first allocation. Where that finds
+no usable GPU, ``live`` goes back to False: answers are the same, but the names resolved before
+it are the routed ones (a slower CPU path), and CuPy was imported for nothing (on the thread).
+That happens only where CuPy is installed and the driver loads but no device is usable.
+
+The first call of a program that reads a photo is ``np.array(image)``, where Pillow decodes it
+(``Image.open`` reads only the header). ``xpshim.array`` decodes it first (``_pil.decode``), then
+chooses the device: every route decodes the image anyway, and fails with the same error where it
+cannot, so only the order changes, and the decode (which releases the GIL) overlaps the import.
+
+Fork: ``os.register_at_fork(before=wait)`` makes a fork wait for the import to finish, so that a
+child never inherits a half-imported CuPy (its module lock held by a thread that does not exist
+in the child). Nothing else blocks: ``subprocess`` does not run fork hooks.
+
+Only ``cupy`` is imported on the thread (and what CuPy imports), never a module of xpshim: the
+package's ``__init__`` is still running on the main thread, and two threads importing the
+package's submodules at once can meet Python's import-lock deadlock detection.
+
+Errors: whatever the import raises is kept, not printed; ``_backend.gpu_status`` raises it again
+at the point where it imported CuPy itself before, so the reason ("CuPy cannot use the GPU
+(ImportError: ...)") and the moment it is told (the first call; ``XPSHIM_DEVICE=gpu``'s
+DeviceError at import) are unchanged. The thread is not a daemon: a program that ends before
+its first call waits for the import to end at exit (Python stops daemon threads abruptly at
+exit, which is not safe in the middle of loading CuPy's extension modules).
+
+No environment variable turns it off: it changes only when CuPy's import happens, not what any
+call does. ``python -m xpshim info`` says whether it ran and how long the first call waited
+(``describe()``).
+"""
+
+import os
+import time
+
+_thread = None
+_error = None       # what the import raised on the thread, for gpu_status to raise again
+_took = None        # seconds the import took on the thread
+_waited = None      # seconds the first wait blocked (None: nothing has waited yet)
+_hooked = False
+
+
+def _work():
+    global _error, _took
+    t0 = time.perf_counter()
+    try:
+        import cupy  # noqa: F401  (CuPy and what it imports: no xpshim module, no CUDA call)
+    except BaseException as exc:  # kept for gpu_status, which reports it as it did before
+        _error = exc
+    _took = time.perf_counter() - t0
+
+
+def start():
+    """Start importing CuPy on a thread (once); later calls do nothing."""
+    global _thread, _hooked
+    if _thread is not None:
+        return
+    import threading  # (only here: the CPU path never loads it)
+
+    _thread = threading.Thread(target=_work, name="xpshim-cupy-import")
+    _thread.start()
+    if not _hooked and hasattr(os, "register_at_fork"):
+        os.register_at_fork(before=wait)  # a child never inherits a half-imported CuPy
+        _hooked = True
+
+
+def started():
+    """True when CuPy's import was started on a thread."""
+    return _thread is not None
+
+
+def wait():
+    """Block until the thread's import has ended (at once when none was started); the exception
+    it raised, or None."""
+    global _waited
+    if _thread is None:
+        return None
+    if _waited is None:
+        t0 = time.perf_counter()
+        _thread.join()
+        _waited = time.perf_counter() - t0
+    else:
+        _thread.join()
+    return _error
+
+
+def describe():
+    """One line for ``python -m xpshim info``: whether CuPy's import was started early, how long
+    it took, and how long the first call waited for it."""
+    if _thread is None:
+        return "not started (it starts at import only where the GPU may be chosen)"
+    if _thread.is_alive():
+        return "started at import, still running"
+    took = f"took {_took * 1e3:.0f} ms" + (f", failed ({type(_error).__name__})" if _error is not None else "")
+    waited = "nothing has waited for it yet" if _waited is None else f"the first call waited {_waited * 1e3:.1f} ms"
+    return f"started at import on a thread; {took}; {waited}"
