@@ -509,6 +509,22 @@ def _q_in_range(name):
     return edge
 
 
+def _q_nd(name, rest):
+    """percentile/quantile with q of two or more dimensions: CuPy's takes at most one
+    (https://github.com/cupy/cupy/blob/v14.0.0/cupy/_statistics/order.py#L193-L195); q raveled,
+    the answer's first axis given q's shape, as NumPy's. ``rest``: the other edge cases."""
+    def edge(args, kwargs):
+        q = call_arg(args, kwargs, 1, "q")
+        if not isinstance(q, _backend.xp.ndarray) or q.ndim < 2:
+            return rest(args, kwargs)
+        args, kwargs = _with(args, kwargs, 1, "q", q.ravel())
+        r = rest(args, kwargs)
+        if r is PASS:
+            r = getattr(_backend.xp, name)(*args, **kwargs)
+        return r.reshape(q.shape + r.shape[1:])
+    return edge
+
+
 def _gradient(args, kwargs):
     """gradient of several axes: NumPy answers a tuple, CuPy a list; spacings given as lists are
     coordinates, as NumPy reads them (CuPy takes arrays and numbers)."""
@@ -1062,7 +1078,8 @@ TABLE = {
     **{f"xpshim.{n}": _first(_inexact_only(n), _in_dtype(n, _fractional_ddof(n, _first(
         _empty_reduction(n), _complex_nan(n, complex(numpy.nan, numpy.nan), n))))) for n in ("nanvar", "nanstd")},
     **{f"xpshim.{n}": _complex_nan(n, complex(numpy.nan, numpy.nan), n) for n in ("nansum", "nancumsum")},
-    **{f"xpshim.{n}": _first(_real_only(n), _q_in_range(n), _nan_propagates(n)) for n in ("percentile", "quantile")},
+    **{f"xpshim.{n}": _first(_real_only(n), _q_in_range(n), _q_nd(n, _nan_propagates(n)))
+       for n in ("percentile", "quantile")},
     **{f"xpshim.{n}": _first(_real_only(n), _q_in_range(n)) for n in ("nanpercentile", "nanquantile")},
     "xpshim.lib.stride_tricks.as_strided": _as_strided,
     "xpshim.shares_memory": _shares_memory,
