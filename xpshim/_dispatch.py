@@ -436,8 +436,11 @@ class Route:
         try:
             if self.edge is not None:
                 r = self.edge(a, kw)
-        except _REFUSALS as e:  # (an edge's own raise is NumPy's error: kept, but for Python data
-            if not self.python_data(args, kwargs) or _calls_back(args, kwargs):  # that CuPy refused in it)
+        except _REFUSALS as e:
+            # (an edge's own raise is NumPy's error: kept; where the edge found the call one NumPy
+            # refuses (_edges.Refused), or CuPy's function it called refused it, NumPy's call below
+            # says what NumPy does)
+            if _calls_back(args, kwargs) or not (isinstance(e, _edges.Refused) or _raised_outside(e)):
                 raise
             refused = e
         if r is _edges.PASS and refused is None:
@@ -449,22 +452,14 @@ class Route:
                 refused = e
         if refused is not None:
             # CuPy's function refused the call: it reads arrays only (``a.dot(b)``, ``isinstance(x,
-            # cupy.ndarray)``), checks otherwise (an empty q as out of range) or words its error
-            # otherwise. NumPy's answer on the host, counted and warned; where NumPy refuses the call
-            # too, NumPy's error (its class and message), unwarned
+            # cupy.ndarray)``), checks otherwise (an empty q as out of range, a 2-d q) or words its
+            # error otherwise; or an edge found the call one NumPy refuses. NumPy's answer on the
+            # host, counted and warned; where NumPy refuses the call, NumPy's error (its class and
+            # message), unwarned
             return _fallback.run(self.name, self.npf, args, kwargs,
                                  f"CuPy's {self.cupy_path} refused the call ({type(refused).__name__}: "
                                  f"{str(refused)[:80]})", errors_unannounced=True)
         return self.tupled(_result(r, args, kwargs))
-
-    def python_data(self, args, kwargs):
-        """Whether a Python number, list or tuple is given at one of the array parameters."""
-        pos, names, var = self.spec[:3]
-        if any(i < len(args) and _python_datum(args[i]) for i, _ in pos):
-            return True
-        if var and any(map(_python_datum, args[pos[-1][0] + 1 if pos else 0:])):
-            return True
-        return any(k in names and _python_datum(v) for k, v in kwargs.items()) if kwargs else False
 
     def by_keyword(self, args, kwargs):
         """The call with ``out`` and the arguments after it given by keyword (so the answer is
@@ -541,16 +536,21 @@ def _numbers_result(r):
     return r
 
 
+def _raised_outside(e):
+    """Whether ``e`` was raised outside xpshim's own code: by CuPy's function (or the simulated
+    GPU's stand-in for it) or NumPy's, not by an edge's check."""
+    tb = e.__traceback__
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    module = tb.tb_frame.f_globals.get("__name__", "")
+    return not module.startswith("xpshim.") or module.startswith("xpshim._simgpu")
+
+
 def _calls_back(args, kwargs):
     """Whether a function of the user's is among the arguments (one level into lists)."""
     return any(callable(x) and not isinstance(x, type) or (type(x) is list or type(x) is tuple) and
                any(callable(v) and not isinstance(v, type) for v in x)
                for x in (*args, *(kwargs.values() if kwargs else ())))
-
-
-def _python_datum(x):
-    t = type(x)
-    return t is list or t is tuple or t in _NUMBERS
 
 
 def follow_like(f, npf, args, kwargs):

@@ -32,7 +32,15 @@ where a sync is the price of NumPy's error (``linalg.inv`` on a singular matrix)
   ``var``/``std``/``nanvar``/``nanstd`` with dtype= (and no out=) compute in it (CuPy's answers
   float64, or fails for complex);
 * ``zeros_like`` and the rest with ``shape=()`` make a 0-d array (CuPy reads () as not given);
-* ``convolve``/``correlate`` with NumPy's integer modes (0, 1, 2);
+* ``convolve``/``correlate`` with NumPy's integer modes (0, 1, 2), of float and complex data by
+  direct sums (CuPy's by cuFFT round otherwise), of arrays of more than one dimension NumPy's error
+  (CuPy's convolve ravels them);
+* calls NumPy refuses where CuPy's function answers (``Refused``: NumPy's call then raises its
+  own error): ``choose``/``take``/``put`` with float index arrays, ``compress`` with a condition
+  that is not 1-d or has a true entry past the end, ``fft2`` and the rest with axes past the
+  array's dimensions;
+* ``delete`` answers in NumPy's memory order (CuPy's is always C-ordered); ``polyval`` of no
+  coefficients is zeros in x's dtype;
 * ``linalg.eigh``/``eigvalsh`` with ``UPLO="l"`` or ``"u"`` (NumPy upper-cases it);
 * ``require`` with "A", "W" or "E" (true of every GPU array; CuPy's refuses the flags);
 * ``percentile``/``quantile`` of a slice holding NaN answer NaN (CuPy's interpolate among the rest);
@@ -62,6 +70,7 @@ where a sync is the price of NumPy's error (``linalg.inv`` on a singular matrix)
   0-d array); ``isclose`` of a float32 array and a Python float compares in float32 (NEP 50).
 """
 
+import inspect
 import operator
 
 import numpy
@@ -69,7 +78,7 @@ from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 from . import _backend, _transfer
 from ._gaps._rebind import wide_ints
-from ._gaps.compose import numpy_strides
+from ._gaps.compose import direct_convolve, direct_correlate, numpy_strides
 from ._placement import call_arg  # (args[i], else the keyword, else a default)
 
 PASS = object()
@@ -295,20 +304,103 @@ def _like_0d(name, at):
     return edge
 
 
-def _mode_number(name):
-    """convolve/correlate with ``mode`` given as NumPy's integer (0 valid, 1 same, 2 full), or
-    None (NumPy's TypeError): CuPy takes the names only."""
+class Refused(ValueError):
+    """A call that NumPy refuses, told by its shapes and dtypes, where CuPy's function answers: the
+    route then runs NumPy's call, which raises NumPy's own error (its class and words)."""
+
+
+def _refuses(check, rest=None):
+    """An edge that raises ``Refused`` where ``check(xp, args, kwargs)`` finds the call one NumPy
+    refuses (else ``rest``, the name's other edge cases)."""
     def edge(args, kwargs):
-        mode = call_arg(args, kwargs, 2, "mode", "")
-        if type(mode) is str:
+        if check(_backend.xp, args, kwargs):
+            raise Refused("NumPy refuses these arguments")
+        return PASS if rest is None else rest(args, kwargs)
+    edge.__qualname__, edge.__doc__ = check.__qualname__, check.__doc__  # (what explain shows)
+    return edge
+
+
+def _not_indices(at, name):
+    """An index array (parameter ``name``) that NumPy cannot cast to intp safely (floats: NumPy's
+    TypeError). CuPy's kernels read any dtype: choose and put truncate floats, take's kernel does
+    not compile (``indices % index_range``): cupy/_core/_routines_indexing.pyx, _ndarray_choose,
+    _ndarray_put, _take_kernel_core."""
+    def check(xp, args, kwargs):
+        v = call_arg(args, kwargs, at, name)
+        return isinstance(v, xp.ndarray) and not numpy.can_cast(v.dtype, numpy.intp)
+    return check
+
+
+def _compress_refused(xp, args, kwargs):
+    """compress with a GPU condition that is not 1-d, or longer than the axis with a true entry past
+    its end: NumPy's ValueError or IndexError. CuPy's checks a host condition only, and takes the
+    nonzero indices of the first axis, wrapping those past the end (_ndarray_compress)."""
+    cond, a = call_arg(args, kwargs, 0, "condition"), call_arg(args, kwargs, 1, "a")
+    if not isinstance(cond, xp.ndarray) or not isinstance(a, xp.ndarray):
+        return False
+    if cond.ndim != 1:
+        return True
+    axis = call_arg(args, kwargs, 2, "axis")
+    try:
+        n = a.size if axis is None else a.shape[normalize_axis_index(axis, a.ndim)]
+    except (TypeError, ValueError, IndexError):
+        return True  # (NumPy's AxisError)
+    return cond.size > n and bool(cond[n:].any())  # (one sync, as NumPy's bounds check)
+
+
+def _fft_axes_refused(name):
+    """fft2 and the rest with axes past the array's dimensions (fft2 of a 1-d array, whose default
+    axes are (-2, -1): NumPy's IndexError; CuPy's 1-d path takes the axes modulo ndim and
+    transforms the one axis twice: _fft, _exec_fft in cupy/fft/_fft.py); then -1 in ``s``
+    (``_fft_whole_axis``)."""
+    default = inspect.signature(getattr(numpy.fft, name)).parameters["axes"].default
+
+    def check(xp, args, kwargs):
+        a, s = call_arg(args, kwargs, 0, "a"), call_arg(args, kwargs, 1, "s")
+        axes = call_arg(args, kwargs, 2, "axes", default)
+        if not isinstance(a, xp.ndarray) or (axes is None and s is None):
+            return False
+        try:
+            axes = range(-len(s), 0) if axes is None else axes
+            return any(not -a.ndim <= operator.index(ax) < a.ndim for ax in axes)
+        except TypeError:
+            return False
+    return check
+
+
+def _mode_name(mode):
+    """convolve/correlate's ``mode`` as CuPy takes it (the names only): NumPy's integers (0 valid,
+    1 same, 2 full) as their names; None and other types are NumPy's TypeError."""
+    if type(mode) is str:
+        return mode
+    if mode is None or not isinstance(mode, (int, numpy.integer)) or isinstance(mode, bool):
+        raise TypeError(f"mode must be a string or an integer, not {type(mode).__name__}")
+    if mode not in (0, 1, 2):
+        raise ValueError(f"integer mode {mode} is not one of 0 (valid), 1 (same) or 2 (full)")
+    return ("valid", "same", "full")[int(mode)]
+
+
+def _convolution(name):
+    """convolve/correlate: NumPy's integer modes; NumPy's refusal of arrays of more than one
+    dimension (CuPy's convolve ravels ``a``: cupy/_math/misc.py#L61-L70); and float or complex
+    data by direct sums, as NumPy's (CuPy's go through cuFFT: _gaps.compose.direct_convolve)."""
+    direct = direct_correlate if name == "correlate" else direct_convolve
+
+    def edge(args, kwargs):
+        xp = _backend.xp
+        a, v = call_arg(args, kwargs, 0, "a"), call_arg(args, kwargs, 1, "v")
+        raw = call_arg(args, kwargs, 2, "mode", "valid" if name == "correlate" else "full")
+        mode = _mode_name(raw)
+        if isinstance(a, xp.ndarray) and isinstance(v, xp.ndarray):
+            if a.ndim > 1 or v.ndim > 1:
+                raise Refused("object too deep for desired array")
+            if a.ndim == 1 == v.ndim and a.size and v.size and {a.dtype.kind, v.dtype.kind} & {"f", "c"} \
+                    and mode in ("full", "same", "valid"):
+                return direct(a, v, mode)
+        if mode is raw:
             return PASS
-        if mode is None or not isinstance(mode, (int, numpy.integer)) or isinstance(mode, bool):
-            raise TypeError(f"mode must be a string or an integer, not {type(mode).__name__}")
-        if mode not in (0, 1, 2):
-            raise ValueError(f"integer mode {mode} is not one of 0 (valid), 1 (same) or 2 (full)")
-        mode = ("valid", "same", "full")[int(mode)]
         args, kwargs = _with(args, kwargs, 2, "mode", mode)
-        return getattr(_backend.xp, name)(*args, **kwargs)
+        return getattr(xp, name)(*args, **kwargs)
     return edge
 
 
@@ -414,6 +506,22 @@ def _q_in_range(name):
         if not ok:
             raise ValueError(f"{'Percentiles' if top == 100 else 'Quantiles'} must be in the range [0, {top}]")
         return PASS
+    return edge
+
+
+def _q_nd(name, rest):
+    """percentile/quantile with q of two or more dimensions: CuPy's takes at most one
+    (https://github.com/cupy/cupy/blob/v14.0.0/cupy/_statistics/order.py#L193-L195); q raveled,
+    the answer's first axis given q's shape, as NumPy's. ``rest``: the other edge cases."""
+    def edge(args, kwargs):
+        q = call_arg(args, kwargs, 1, "q")
+        if not isinstance(q, _backend.xp.ndarray) or q.ndim < 2:
+            return rest(args, kwargs)
+        args, kwargs = _with(args, kwargs, 1, "q", q.ravel())
+        r = rest(args, kwargs)
+        if r is PASS:
+            r = getattr(_backend.xp, name)(*args, **kwargs)
+        return r.reshape(q.shape + r.shape[1:])
     return edge
 
 
@@ -636,8 +744,8 @@ def _delete(args, kwargs):
 
 
 def _keeps_order(name):
-    """delete/insert of an F-ordered array: F-ordered, as NumPy's (``arrorder = 'F' if
-    arr.flags.fnc``: numpy/lib/_function_base_impl.py); CuPy's answers C-ordered."""
+    """insert of an F-ordered array: F-ordered, as NumPy's (``arrorder = 'F' if arr.flags.fnc``:
+    numpy/lib/_function_base_impl.py); CuPy's answers C-ordered."""
     def edge(args, kwargs):
         xp = _backend.xp
         arr = call_arg(args, kwargs, 0, "arr")
@@ -646,6 +754,39 @@ def _keeps_order(name):
         r = getattr(xp, name)(*args, **kwargs)
         return xp.asfortranarray(r) if r.ndim > 1 else r
     return edge
+
+
+def _delete_order(args, kwargs):
+    """delete's answer in NumPy's memory order; CuPy's is a new C-ordered array (compress, then
+    take: cupy/_manipulation/add_remove.py#L12-L69). NumPy's (numpy/lib/_function_base_impl.py,
+    delete): one index, or a slice, into a new array of the input's order ("F" for an
+    F-ordered one); other indices select by advanced indexing, ``arr[..., keep]``, which lays the
+    axis outermost in memory and the other axes in the input's order."""
+    xp = _backend.xp
+    arr, obj, axis = call_arg(args, kwargs, 0, "arr"), call_arg(args, kwargs, 1, "obj"), call_arg(args, kwargs, 2, "axis")
+    if not isinstance(arr, xp.ndarray) or axis is None or arr.ndim < 2:
+        return PASS
+    ax = normalize_axis_index(axis, arr.ndim)
+    fortran = arr.flags.f_contiguous and not arr.flags.c_contiguous
+    one = isinstance(obj, (slice, int, numpy.integer)) and not isinstance(obj, bool) or (
+        isinstance(obj, xp.ndarray) and obj.size == 1 and obj.dtype.kind in "ui")
+    r = xp.delete(*args, **kwargs)
+    if one:
+        return xp.asfortranarray(r) if fortran else r
+    rest = [i for i in range(arr.ndim) if i != ax]
+    perm = [ax, *(rest[::-1] if fortran else rest)]
+    return xp.ascontiguousarray(r.transpose(perm)).transpose(tuple(numpy.argsort(perm)))
+
+
+def _polyval(args, kwargs):
+    """polyval of no coefficients: NumPy's zeros_like(x), in x's dtype (CuPy's zeros are in the
+    dtype of p and x together: float64 for an empty list):
+    https://github.com/cupy/cupy/blob/v14.0.0/cupy/lib/_routines_poly.py#L345-L348"""
+    xp = _backend.xp
+    p, x = call_arg(args, kwargs, 0, "p"), call_arg(args, kwargs, 1, "x")
+    if not isinstance(p, xp.ndarray) or p.ndim != 1 or p.size or isinstance(x, numpy.poly1d):
+        return PASS
+    return xp.zeros_like(x) if isinstance(x, xp.ndarray) else xp.zeros(numpy.shape(x), numpy.asarray(x).dtype)
 
 
 def _unique_bool_axis(args, kwargs):
@@ -911,8 +1052,13 @@ def _fft_whole_axis(name):
 
 TABLE = {
     **{f"xpshim.{n}": _empty_reduction(n) for n in _EMPTY_REDUCTIONS},
-    **{f"xpshim.fft.{n}": _fft_whole_axis(n) for n in ("fft2", "ifft2", "fftn", "ifftn", "rfft2", "irfft2",
-                                                        "rfftn", "irfftn")},
+    **{f"xpshim.fft.{n}": _refuses(_fft_axes_refused(n), _fft_whole_axis(n))
+       for n in ("fft2", "ifft2", "fftn", "ifftn", "rfft2", "irfft2", "rfftn", "irfftn")},
+    "xpshim.choose": _refuses(_not_indices(0, "a")),
+    "xpshim.take": _refuses(_not_indices(1, "indices")),
+    "xpshim.put": _refuses(_not_indices(1, "ind")),
+    "xpshim.compress": _refuses(_compress_refused),
+    "xpshim.polyval": _polyval,
     "xpshim.nanprod": _complex_nan("nanprod", 1, "prod"),
     "xpshim.nancumprod": _complex_nan("nancumprod", 1, "cumprod"),
     "xpshim.around": _round,
@@ -932,13 +1078,14 @@ TABLE = {
     **{f"xpshim.{n}": _first(_inexact_only(n), _in_dtype(n, _fractional_ddof(n, _first(
         _empty_reduction(n), _complex_nan(n, complex(numpy.nan, numpy.nan), n))))) for n in ("nanvar", "nanstd")},
     **{f"xpshim.{n}": _complex_nan(n, complex(numpy.nan, numpy.nan), n) for n in ("nansum", "nancumsum")},
-    **{f"xpshim.{n}": _first(_real_only(n), _q_in_range(n), _nan_propagates(n)) for n in ("percentile", "quantile")},
+    **{f"xpshim.{n}": _first(_real_only(n), _q_in_range(n), _q_nd(n, _nan_propagates(n)))
+       for n in ("percentile", "quantile")},
     **{f"xpshim.{n}": _first(_real_only(n), _q_in_range(n)) for n in ("nanpercentile", "nanquantile")},
     "xpshim.lib.stride_tricks.as_strided": _as_strided,
     "xpshim.shares_memory": _shares_memory,
     **{f"xpshim.{n}": _like_0d(n, 4) for n in ("empty_like", "zeros_like", "ones_like")},
     "xpshim.full_like": _like_0d("full_like", 5),
-    **{f"xpshim.{n}": _mode_number(n) for n in ("convolve", "correlate")},
+    **{f"xpshim.{n}": _convolution(n) for n in ("convolve", "correlate")},
     "xpshim.require": _require,
     "xpshim.rollaxis": _rollaxis,
     "xpshim.unique": _first(_unique_bool_axis, _unique_1d_axis),
@@ -957,7 +1104,7 @@ TABLE = {
     "xpshim.broadcast_to": _broadcast_to,
     "xpshim.stack": _stack,
     "xpshim.trim_zeros": _trim_zeros,
-    "xpshim.delete": _first(_delete, _keeps_order("delete")),
+    "xpshim.delete": _first(_delete, _delete_order),
     "xpshim.insert": _keeps_order("insert"),
     "xpshim.tensordot": _tensordot,
     "xpshim.concatenate": _concatenate_flat,

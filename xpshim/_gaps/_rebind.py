@@ -16,6 +16,7 @@ import types
 import numpy
 
 from .. import _backend, _transfer
+from .compose import direct_convolve, direct_correlate
 
 # Functions that only look at dtypes, shapes or Python numbers: NumPy's own stays.
 _META = frozenset({
@@ -165,7 +166,22 @@ def _like(npf, cpf):
     return f
 
 
-_FIXES = {"argsort": _argsort, "concatenate": _concatenate, "histogram": _histogram,
+def _direct(direct):
+    """convolve/correlate inside NumPy's code (polymul, polypow, polyfromroots): float and complex
+    device data by direct sums, as NumPy's (CuPy's go through cuFFT: compose.direct_convolve)."""
+    def make(npf, cpf):
+        def f(a, v, *args, **kwargs):
+            xp = _backend_xp()
+            if (isinstance(a, xp.ndarray) and isinstance(v, xp.ndarray) and a.ndim == 1 == v.ndim and a.size
+                    and v.size and {a.dtype.kind, v.dtype.kind} & {"f", "c"} and not kwargs
+                    and all(m in ("full", "same", "valid") for m in args[:1]) and len(args) <= 1):
+                return direct(a, v, *args)
+            return _either(npf, cpf)(a, v, *args, **kwargs)
+        return f
+    return make
+
+
+_FIXES = {"argsort": _argsort, "convolve": _direct(direct_convolve), "correlate": _direct(direct_correlate), "concatenate": _concatenate, "histogram": _histogram,
           **{n: _like for n in ("empty_like", "zeros_like", "ones_like", "full_like")},
           **{n: _either for n in ("any", "all")},  # (np.any(None) is False: _quantile asks it of ints)
           **{n: _sized for n in ("zeros", "ones", "empty", "full")},

@@ -796,3 +796,40 @@ def reshape(a, shape=None, order="C", *, newshape=None, copy=None):
     if copy is False and made_new:
         raise ValueError("Unable to avoid creating a copy while reshaping.")
     return r
+
+
+# convolve and correlate of inexact data by direct sums, as NumPy's: CuPy's go through cuFFT for
+# float and complex inputs (``_choose_conv_method``), whose rounding is not that of a sum of
+# products (https://github.com/cupy/cupy/blob/v14.0.0/cupy/_math/misc.py#L25-L79): 0.25 comes
+# out as 0.2499999999999993. Integer data is CuPy's direct kernel already.
+_BLOCK = 1 << 22  # (elements of the windows-by-taps product made at once)
+
+
+def direct_convolve(a, v, mode="full"):
+    """NumPy's convolve of two 1-d device arrays, each output a sum of products (the longer one
+    slides; "same" keeps the longer one's length, centred as NumPy's)."""
+    xp = _xp()
+    if a.size < v.size:
+        a, v = v, a
+    n, m = a.size, v.size
+    dtype = numpy.result_type(a.dtype, v.dtype)
+    a, taps = a.astype(dtype, copy=False), v[::-1].astype(dtype, copy=False)
+    padded = xp.concatenate([xp.zeros(m - 1, dtype), a, xp.zeros(m - 1, dtype)])
+    start = {"full": 0, "same": (m - 1) // 2, "valid": m - 1}[mode]
+    size = {"full": n + m - 1, "same": n, "valid": n - m + 1}[mode]
+    out = xp.empty(size, dtype)
+    rows = max(1, _BLOCK // m)
+    for lo in range(0, size, rows):  # (windows of the padded data, a block of outputs at a time)
+        k = min(rows, size - lo)
+        win = xp.lib.stride_tricks.as_strided(padded[start + lo:], (k, m), (padded.strides[0],) * 2)
+        out[lo:lo + k] = (win * taps).sum(axis=1)
+    return out
+
+
+def direct_correlate(a, v, mode="valid"):
+    """NumPy's correlate of two 1-d device arrays: the convolution with ``v`` reversed and
+    conjugated; a shorter ``a`` is swapped in, the answer reversed and conjugated (NumPy's
+    correlate2)."""
+    if a.size < v.size:
+        return direct_correlate(v, a, mode)[::-1].conj()
+    return direct_convolve(a, v[::-1].conj(), mode)

@@ -159,6 +159,11 @@ def _func(name, f, spec=None, strict=True, method=False):
         if takes is not None and not kwargs.keys() <= takes:
             raise TypeError(f"{name}() got an unexpected keyword argument {sorted(kwargs.keys() - takes)[0]!r}")
         _as_cupy_checks(name, args, kwargs, method)
+        answer = _CUPY_ANSWERS.get(f) if not method else None
+        if answer is not None:
+            r = answer(args, kwargs)
+            if r is not _NUMPYS:
+                return r
         if name in _NO_IDENTITY and args and isinstance(args[0], ndarray) and args[0].size == 0:
             # CuPy 14: nanmean of an empty array raises where NumPy warns and returns NaN
             raise ValueError(f"zero-size array to reduction operation cupy_{name} which has no identity")
@@ -233,6 +238,10 @@ def _as_cupy_checks(name, args, kwargs, method=False):
         raise ValueError("Incorrect flag in requirements")  # (CuPy 14's require: C, F and O only)
     if name in _FFT_ND and any(type(n) is int and n == -1 for n in (args[1] if len(args) > 1 else kwargs.get("s")) or ()):
         raise ValueError("Invalid number of FFT data points (-1) specified.")  # (CuPy reads -1 as a length)
+    if name in ("percentile", "quantile") and numpy.ndim(_host(args[1] if len(args) > 1 else kwargs.get("q"))) > 1:
+        # https://github.com/cupy/cupy/blob/v14.0.0/cupy/_statistics/order.py#L193-L195
+        raise ValueError(f"Expected q to have a dimension of 1.\nActual: "
+                         f"{numpy.ndim(_host(args[1] if len(args) > 1 else kwargs.get('q')))} != 1")
     if name == "concatenate" and args and any(type(v) is not ndarray for v in args[0]):
         raise TypeError(f"Unsupported type {type(next(v for v in args[0] if type(v) is not ndarray))}")
     if type(kwargs.get("axis")) is ndarray:
@@ -240,6 +249,179 @@ def _as_cupy_checks(name, args, kwargs, method=False):
     if name == "concatenate" and args and (args[1:2] or [kwargs.get("axis", 0)])[0] is not None and any(
             v.ndim == 0 for v in args[0]):
         raise TypeError("zero-dimensional arrays cannot be concatenated")  # (CuPy's class; NumPy's is ValueError)
+
+
+# ---- CuPy 14's answers where they are not NumPy's (and NumPy's function, run here, would
+# answer NumPy's or raise): NumPy's function -> the call as made -> CuPy's answer, or _NUMPYS
+# where NumPy's function answers as CuPy's does.
+_NUMPYS = object()
+
+
+class CompileException(Exception):
+    """cupy.cuda.compiler.CompileException: a kernel NVRTC refused."""
+
+
+def _host(x):
+    return x._h if type(x) is ndarray else x
+
+
+def _bound(f, args, kwargs):
+    b = inspect.signature(f).bind(*args, **kwargs)
+    b.apply_defaults()
+    return b.arguments
+
+
+def _next_fast_len(n):
+    # cupyx.scipy.fft.next_fast_len: the least 2^a 3^b 5^c 7^d >= n, cuFFT's fast sizes
+    while True:
+        k = n
+        for p in (2, 3, 5, 7):
+            while k % p == 0:
+                k //= p
+        if k == 1:
+            return n
+        n += 1
+
+
+def _fft_convolve(a1, a2, mode):
+    # https://github.com/cupy/cupy/blob/v14.0.0/cupy/_math/misc.py#L82-L118 (cuFFT: here NumPy's FFT)
+    offset = 0
+    if a1.shape[-1] < a2.shape[-1]:
+        a1, a2 = a2, a1
+        offset = 1 - a2.shape[-1] % 2
+    fft, ifft = ((numpy.fft.fft, numpy.fft.ifft) if "c" in (a1.dtype.kind, a2.dtype.kind)
+                 else (numpy.fft.rfft, numpy.fft.irfft))
+    dtype = numpy.result_type(a1, a2)
+    n1, n2 = a1.shape[-1], a2.shape[-1]
+    size = _next_fast_len(n1 + n2 - 1)
+    out = ifft(fft(a1, size) * fft(a2, size), size)
+    start = {"full": 0, "same": (n2 - 1) // 2 + offset, "valid": n2 - 1}[mode]
+    end = {"full": n1 + n2 - 1, "same": start + n1, "valid": n1}[mode]
+    return out[..., start:end].astype(dtype, copy=False)
+
+
+def _convolve(correlate):
+    """CuPy's convolve checks ``v`` alone (``a`` of any shape is raveled), correlate both; for
+    inexact data both go through cuFFT (``_choose_conv_method``), whose last bits are not NumPy's
+    direct sums': https://github.com/cupy/cupy/blob/v14.0.0/cupy/_math/misc.py#L25-L79 and
+    https://github.com/cupy/cupy/blob/v14.0.0/cupy/_statistics/correlation.py#L55-L82"""
+    def answer(args, kwargs):
+        p = _bound(numpy.correlate if correlate else numpy.convolve, args, kwargs)
+        a, v, mode = p["a"], p["v"], p["mode"]
+        for x in (a, v):
+            if type(x) is not ndarray:  # (a.size: CuPy reads its arguments as arrays)
+                raise AttributeError(f"'{type(x).__name__}' object has no attribute 'size'")
+        a, v = a._h, v._h
+        if a.size == 0 or v.size == 0 or mode not in ("full", "same", "valid"):
+            return _NUMPYS
+        if correlate:
+            if a.ndim != 1 or v.ndim != 1:
+                raise ValueError("object too deep for desired array")
+            v = v.conj()[::-1]
+        elif v.ndim > 1:
+            raise ValueError("v cannot be multidimensional array")
+        if a.dtype.kind in "biu" or v.dtype.kind in "biu":  # (direct sums, as NumPy's)
+            return _NUMPYS if a.ndim == 1 else _wrap(numpy.convolve(a.ravel(), v, mode))
+        return _wrap(_fft_convolve(a.ravel(), v.ravel(), mode))
+    return answer
+
+
+def _compress(args, kwargs):
+    """CuPy's compress checks a condition that is not a CuPy array only: a GPU condition of any
+    shape gives the indices of its nonzero entries (the first axis's), and take wraps those past
+    the end (_ndarray_compress, _take: cupy/_core/_routines_indexing.pyx,
+    https://github.com/cupy/cupy/blob/v14.0.0/cupy/_core/_routines_indexing.pyx)."""
+    p = _bound(numpy.compress, args, kwargs)
+    cond, a, axis = p["condition"], p["a"], p["axis"]
+    if type(cond) is not ndarray or type(a) is not ndarray or p["out"] is not None or cond.ndim == 0:
+        return _NUMPYS
+    idx = numpy.nonzero(cond._h)[0]
+    h, ax = (a._h.ravel(), 0) if axis is None else (a._h, axis)
+    n = h.shape[ax]
+    if n == 0:
+        if idx.size:
+            raise IndexError("cannot do a non-empty take from an empty axes.")
+        return _NUMPYS
+    return _wrap(numpy.take(h, idx % n, axis=ax))
+
+
+def _choose(args, kwargs):
+    """CuPy's choose indexes by ``a``'s values in any dtype (floats truncated), where NumPy casts
+    ``a`` to intp safely (TypeError for floats): _ndarray_choose, cupy/_core/_routines_indexing.pyx."""
+    p = _bound(numpy.choose, args, kwargs)
+    a, choices = p["a"], p["choices"]
+    if type(a) is not ndarray or type(choices) is not ndarray or a.dtype.kind != "f" or p["out"] is not None \
+            or p["mode"] != "raise":
+        return _NUMPYS
+    n = choices.shape[0]
+    if not ((a._h < n).all() and (a._h >= 0).all()):
+        raise ValueError("invalid entry in choice array")
+    return _wrap(numpy.choose(a._h.astype(numpy.intp), choices._h))
+
+
+def _take(args, kwargs):
+    """CuPy's take kernel computes ``indices % index_range`` in the indices' own type: inexact
+    indices do not compile (_take_kernel_core, cupy/_core/_routines_indexing.pyx)."""
+    ind = _bound(numpy.take, args, kwargs)["indices"]
+    if type(ind) is ndarray and ind.dtype.kind in "fc":
+        raise CompileException("cupy_take: error: expression must have integral or unscoped enum type")
+    return _NUMPYS
+
+
+def _put(args, kwargs):
+    """CuPy's put converts each index to ptrdiff_t in its kernel (floats truncated), and its mode is
+    "wrap" unless given: https://github.com/cupy/cupy/blob/v14.0.0/cupy/_indexing/insert.py#L51 and
+    _ndarray_put, cupy/_core/_routines_indexing.pyx."""
+    names = ("a", "ind", "v", "mode")
+    p = {**dict(zip(names, args)), **kwargs}
+    a, ind = p.get("a"), p.get("ind")
+    if type(a) is not ndarray or type(ind) is not ndarray or ind.dtype.kind != "f":
+        return _NUMPYS
+    numpy.put(a._h, numpy.trunc(ind._h).astype(numpy.intp), _host(p.get("v")), mode=p.get("mode", "wrap"))
+
+
+def _fft2_of_1d(name):
+    """CuPy's fft2 and the rest of a 1-D array: its 1-D path takes the axes (-2, -1) modulo ndim,
+    so both transforms run along the one axis (NumPy: IndexError): _fft, _exec_fft in
+    https://github.com/cupy/cupy/blob/v14.0.0/cupy/fft/_fft.py"""
+    inner, outer = {"fft2": ("fft", "fft"), "ifft2": ("ifft", "ifft"), "rfft2": ("rfft", "fft"),
+                    "irfft2": ("ifft", "irfft")}[name]
+
+    def answer(args, kwargs):
+        p = _bound(getattr(numpy.fft, name), args, kwargs)
+        a = p["a"]
+        if type(a) is not ndarray or a.ndim != 1 or p["s"] is not None or tuple(p["axes"]) != (-2, -1):
+            return _NUMPYS
+        F, norm = numpy.fft, p["norm"]
+        return _wrap(getattr(F, outer)(getattr(F, inner)(a._h, norm=norm), norm=norm))
+    return answer
+
+
+def _polyval(args, kwargs):
+    """CuPy's polyval of no coefficients: zeros in the dtype of ``p`` and ``x`` together (NumPy's:
+    zeros_like(x)): https://github.com/cupy/cupy/blob/v14.0.0/cupy/lib/_routines_poly.py#L345-L348"""
+    p = _bound(numpy.polyval, args, kwargs)
+    c, x = p["p"], p["x"]
+    if type(c) is not ndarray or c.ndim != 1 or c.size or isinstance(x, numpy.poly1d):
+        return _NUMPYS
+    x = _host(x)
+    return _wrap(numpy.zeros(numpy.shape(x), numpy.result_type(c.dtype.type(0), x)))
+
+
+def _delete(args, kwargs):
+    """CuPy's delete is compress with a mask, a take into a new C-ordered array, whatever NumPy's
+    order: https://github.com/cupy/cupy/blob/v14.0.0/cupy/_manipulation/add_remove.py#L12-L69"""
+    if not args or type(args[0]) is not ndarray:
+        return _NUMPYS
+    r = numpy.delete(*[_host(x) for x in args], **{k: _host(v) for k, v in kwargs.items()})
+    return _wrap(numpy.ascontiguousarray(r))
+
+
+_CUPY_ANSWERS = {
+    numpy.convolve: _convolve(False), numpy.correlate: _convolve(True), numpy.compress: _compress,
+    numpy.choose: _choose, numpy.take: _take, numpy.put: _put, numpy.polyval: _polyval, numpy.delete: _delete,
+    **{getattr(numpy.fft, n): _fft2_of_1d(n) for n in ("fft2", "ifft2", "rfft2", "irfft2")},
+}
 
 
 # CuPy 14's functions that read their array parameters as CuPy arrays (``a.dot(b)``, ``a.ndim``,
@@ -627,6 +809,7 @@ get_default_pinned_memory_pool = get_default_memory_pool
 
 cuda = types.SimpleNamespace(
     memory=types.SimpleNamespace(OutOfMemoryError=OutOfMemoryError),
+    compiler=types.SimpleNamespace(CompileException=CompileException),
     is_available=lambda: True,
     runtime=types.SimpleNamespace(getDeviceCount=lambda: 1, runtimeGetVersion=lambda: 0, driverGetVersion=lambda: 0),
 )
