@@ -72,8 +72,11 @@ def array_like_params(npf, fname=None):
     # (NumPy's docstring says which parameters take array data: _docparams)
     doc_arrays, doc_seqs = _docparams.documented(npf)
     own = SEQUENCE_PARAMS_OF.get(fname, frozenset()) | doc_seqs
+    arrays_only = _docparams.refuses_array_likes(npf)  # (np.astype's x: NumPy's TypeError for a list)
     pos, names, var = [], {}, False
     for i, (n, p) in enumerate(sig.parameters.items()):
+        if n in arrays_only:
+            continue
         if p.kind is p.VAR_POSITIONAL:
             # (*args: each one converted, as indices where NumPy reads them so: np.ix_([]))
             if n in SEQUENCE_PARAMS or n in doc_arrays or n in doc_seqs:
@@ -510,14 +513,17 @@ _REFUSALS = (TypeError, ValueError, AttributeError, IndexError, NotImplementedEr
 
 
 def numbers_alone(args, kwargs):
-    """True when the arguments are numbers only (Python's or NumPy's scalars; keywords: numbers,
-    strings, dtypes): NumPy's answer is a NumPy scalar, on either device (np.isclose(1.0, 2.0),
-    np.sqrt(2.0)), which no GPU makes faster."""
-    if not args:
-        return False
+    """True when the arguments hold numbers (Python's or NumPy's scalars) and nothing else but
+    dtypes, strings and None (np.isclose(1.0, 2.0), np.sqrt(2.0), np.astype(s, np.float32)):
+    NumPy's answer is a NumPy scalar, on either device, which no GPU makes faster."""
+    number = False
     for a in args:
-        if type(a) not in _NUMBERS and not isinstance(a, numpy.generic):
+        if type(a) in _NUMBERS or isinstance(a, numpy.generic):
+            number = True
+        elif a is not None and type(a) is not str and not isinstance(a, (numpy.dtype, type)):
             return False
+    if not number:
+        return False
     if kwargs:
         for v in kwargs.values():
             if v is not None and type(v) not in _NUMBERS and type(v) is not str and \

@@ -51,6 +51,31 @@ def documented(npf):
     return frozenset(arrays), frozenset(seqs)
 
 
+_REFUSES = re.compile(r"array[_-]likes``?\s+are\s+explicitly\s+not\s+supported", re.I)
+
+
+def refuses_array_likes(npf):
+    """The parameters NumPy's docstring of ``npf`` says take arrays and no array-likes
+    (``np.astype``'s ``x``: "``array_likes`` are explicitly not supported"): a list there is
+    NumPy's TypeError on either device, not array data to convert."""
+    try:
+        doc = inspect.getdoc(npf) or ""
+    except Exception:  # (as in documented)
+        return frozenset()
+    m = _SECTION.search(doc)
+    if not m:
+        return frozenset()
+    described = {}  # (parameter names) -> their description, joined over its lines
+    current = ()
+    for line in m.group(1).splitlines():
+        h = _HEADER.match(line) if line and not line[0].isspace() else None
+        if h:
+            current = tuple(n.strip().lstrip("*") for n in h.group(1).split(","))
+        elif current:
+            described[current] = described.get(current, "") + " " + line.strip()
+    return frozenset(n for names, text in described.items() if _REFUSES.search(text) for n in names)
+
+
 _RETURNS = re.compile(r"^Returns\n-{3,}\n(.*?)(?:^\w[\w ]*\n-{3,}|\Z)", re.S | re.M)
 
 

@@ -938,3 +938,22 @@ def test_numbers_alone_answer_numpys_scalar_on_the_gpu_device(gpu, name, npo, xo
             got = xo(*args)
     assert type(got) is type(want), name
     assert got == want or (want != want and got != got), name
+
+
+def _refusing_array_likes():
+    from xpshim import _docparams
+
+    return [(name, npo, xo, sorted(_docparams.refuses_array_likes(npo)))
+            for name, npo, xo in routed_callables(skip_random=True) if _docparams.refuses_array_likes(npo)]
+
+
+@pytest.mark.parametrize("name,npo,xo,params", _refusing_array_likes(), ids=lambda v: v if isinstance(v, str) else "")
+def test_parameters_numpy_documents_as_arrays_only_refuse_lists(gpu, name, npo, xo, params):
+    """Where NumPy's docstring says a parameter takes no array-likes (``np.astype``'s ``x``), a list
+    there is NumPy's TypeError on the GPU device too, not array data."""
+    assert params  # (the table is read from NumPy's docstrings: at least np.astype's x)
+    with pytest.raises(TypeError) as want:
+        npo([1, 2], numpy.float32)
+    with xpshim.device("gpu"), pytest.raises(TypeError) as got:
+        xo([1, 2], numpy.float32)
+    assert str(got.value) == str(want.value)
