@@ -293,11 +293,17 @@ def call_gpu(f, args, kwargs):
     try:
         return f(*args, **kwargs)
     except _backend.xp.cuda.memory.OutOfMemoryError as e:
-        raise OutOfMemoryError(
-            f"the GPU ran out of memory in {getattr(f, '__name__', f)}: {e}. Free GPU arrays "
-            "you no longer need (del x; xpshim.free_gpu_memory()), work on smaller pieces, "
-            "or run this part on the CPU (with xpshim.device('cpu'): ...)."
-        ) from e
+        raise out_of_memory(f, e) from e
+
+
+def out_of_memory(f, e):
+    """xpshim's error for CuPy's out-of-memory error ``e`` in ``f``: it says what to do. (The hot
+    paths call CuPy's function themselves, a frame fewer than ``call_gpu``, and raise this.)"""
+    return OutOfMemoryError(
+        f"the GPU ran out of memory in {getattr(f, '__name__', f)}: {e}. Free GPU arrays "
+        "you no longer need (del x; xpshim.free_gpu_memory()), work on smaller pieces, "
+        "or run this part on the CPU (with xpshim.device('cpu'): ...)."
+    )
 
 
 def _kwargs_gap(cpf, kwargs):
@@ -319,7 +325,7 @@ class Route:
     """One routed NumPy callable: its NumPy function and where CuPy's is."""
 
     __slots__ = ("name", "npf", "cupy_path", "spec", "_cpf", "_xp", "_accepts", "_gap", "edge", "dtype_at",
-                 "axis_at", "writes", "named", "out_at", "positional", "as_tuple")
+                 "axis_at", "writes", "named", "out_at", "positional", "as_tuple", "plain_result")
 
     def __init__(self, name, npf, cupy_path):
         self.name, self.npf, self.cupy_path = name, npf, cupy_path
@@ -337,6 +343,7 @@ class Route:
         # NumPy's namedtuple class of its answer (unique_all), or None (an edge case handler decides)
         self.named = _named_result(npf) if self.edge is None else None
         self.as_tuple = _docparams.answers_tuple(npf)  # (CuPy's atleast_1d answers a list there)
+        self.plain_result = self.named is None and not self.as_tuple  # (tupled() would hand r back as is)
         self._cpf = self._xp = self._accepts = None
         self._gap = _MISSING
 
@@ -387,6 +394,8 @@ class Route:
                                (kwargs and type(kwargs.get("axis")) is ndarray)):
             args, kwargs = _gpu_axis(args, kwargs, at) or (args, kwargs)
         for x in (*args, *kwargs.values()) if kwargs else args:  # a NumPy array of object, strings, ...
+            if type(x) in _NO_HOST_FORM:
+                continue  # (xpshim's arrays, numbers, None: none of the cases below; checked in one step)
             if (type(x) is numpy.ndarray or isinstance(x, numpy.generic)) and host_only_dtype(x.dtype):
                 return self._on_host(args, kwargs, f"{self.name} of a {x.dtype} array (no GPU form)")
             c = _host_class(x)
@@ -415,13 +424,13 @@ class Route:
         if type(out) is numpy.ndarray:  # a NumPy out= with GPU inputs: the result is copied into it
             _into_host((out,), self.gpu(args, {k: v for k, v in kwargs.items() if k != "out"}), self.name)
             return out
-        cpf = self.cpf
+        cpf = self._cpf if self._xp is _backend.xp else self.cpf  # (the property resolves it per backend)
         if cpf is None:
             g = self.gap
             return self.filled(args, kwargs, f"CuPy's {self.cupy_path} is not NumPy's" if g is not None and g.replaces
                                else f"CuPy has no {self.cupy_path or self.name}")
         if kwargs:
-            g = self.gap
+            g = self._gap  # (looked up by cpf, which is not None here)
             if g is not None and g.claims(kwargs):
                 return self.filled(args, kwargs, f"CuPy's {self.cupy_path} does not do {', '.join(sorted(g.kwargs & kwargs.keys()))}")
         if kwargs and self._accepts is not None and not kwargs.keys() <= self._accepts:
@@ -442,11 +451,13 @@ class Route:
             refused = e
         if r is _edges.PASS and refused is None:
             try:
-                r = call_gpu(cpf, a, kw)
+                r = cpf(*a, **kw)  # (call_gpu's work, inline)
             except _REFUSALS as e:
                 if _calls_back(args, kwargs):
                     raise  # (a user's function that raised is not called again)
                 refused = e
+            except _backend.xp.cuda.memory.OutOfMemoryError as e:
+                raise out_of_memory(cpf, e) from e
         if refused is not None:
             # CuPy's function refused the call: it reads arrays only (``a.dot(b)``, ``isinstance(x,
             # cupy.ndarray)``), checks otherwise (an empty q as out of range) or words its error
@@ -455,7 +466,8 @@ class Route:
             return _fallback.run(self.name, self.npf, args, kwargs,
                                  f"CuPy's {self.cupy_path} refused the call ({type(refused).__name__}: "
                                  f"{str(refused)[:80]})", errors_unannounced=True)
-        return self.tupled(_result(r, args, kwargs))
+        r = _result(r, args, kwargs)
+        return r if self.plain_result else self.tupled(r)
 
     def python_data(self, args, kwargs):
         """Whether a Python number, list or tuple is given at one of the array parameters."""
@@ -719,24 +731,45 @@ class ufunc(functools.partial):
             nin = self._np.nin
             kwargs = {**kwargs, "out": args[nin:] if len(args) - nin > 1 else args[nin]}
             args = args[:nin]
-        if not kwargs:  # the common case, NumPy arrays and numbers only, without a call to locate
+        if not kwargs:  # the common cases, without a call to locate
             if len(args) == 1 and type(args[0]) in _NUMPY_SCALARS:  # (np.sqrt(s) in a loop)
                 return self._np(args[0])
-            on_host = False
+            on_host = on_gpu = False
             for x in args:
                 t = type(x)
                 if t is _HOST_ARRAY or t in _NUMPY_SCALARS:
                     on_host = True
+                elif t is ndarray and not x._st.host and x._d is not None:  # (x._a is x._d)
+                    on_gpu = True
                 elif t is not float and t is not int:
                     break
             else:
-                if on_host:
+                if on_gpu:
+                    if not on_host:  # GPU arrays and Python numbers only
+                        return self._on_gpu(args)
+                elif on_host:  # NumPy arrays and numbers only
                     r = self._np(*args)
                     if type(r) is _HOST_ARRAY and r.size >= _placement.limit:
                         p = _placement.promote(r, args, kwargs)
                         return p if p is r else wrap(p)
                     return r
         return self._call(args, kwargs)
+
+    def _on_gpu(self, args):
+        """``_call``'s answer for GPU arrays whose data is on the device and Python numbers, no
+        keywords (``np.sqrt(a)``, ``np.add(a, 1.0)``), in fewer steps: none of its checks applies."""
+        r = self._route
+        cpf = r._cpf if r._xp is _backend.xp else r.cpf  # (the property resolves it per backend)
+        if cpf is None:
+            return r.gpu(args, {})
+        try:
+            if len(args) == 1:
+                res = cpf(args[0]._d)
+            else:
+                res = cpf(*[x._d if type(x) is ndarray else x for x in args])
+        except _backend.xp.cuda.memory.OutOfMemoryError as e:
+            raise out_of_memory(cpf, e) from e
+        return fresh(res, args)
 
     def _call(self, args, kwargs):
         loc = locate(args, kwargs)
@@ -966,6 +999,10 @@ install_methods()
 
 _PLAIN = frozenset({ndarray, numpy.ndarray, int, float, complex, bool, str, list, tuple, type(None), slice,
                     *_NUMPY_SCALARS})
+# Argument types that are none of what Route.gpu sends to the host (a host-only dtype, a NumPy
+# subclass, poly1d, an object with __array__): xpshim's arrays, Python's numbers, strings, None,
+# classes (dtype=np.float32)
+_NO_HOST_FORM = frozenset({ndarray, int, float, complex, bool, str, type(None), type})
 
 
 def _array_like(x):
