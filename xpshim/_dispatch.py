@@ -245,9 +245,9 @@ def _array_or_number(v):
 def gpu_args(args, kwargs, spec):
     """Arguments in CuPy's terms: GPU arrays unwrapped, host arrays and lists at
     array-like parameters copied over (counted)."""
-    pos, names, var, *numbers_first = spec
+    pos, names, var = spec[0], spec[1], spec[2]
     a = list(args)
-    if numbers_first and numbers_first[0] and a and type(a[0]) in _NUMBERS:
+    if len(spec) > 3 and spec[3] and a and type(a[0]) in _NUMBERS:
         # a number as the array argument (np.interp(2.5, xp, fp), np.nanmax(3.0)): NumPy reads it
         # as a 0-d array; CuPy's functions take arrays only there
         a[0] = _transfer.to_device(a[0], "a number as the array argument")
@@ -255,7 +255,8 @@ def gpu_args(args, kwargs, spec):
     for i, x in enumerate(a):
         t = type(x)
         if t is ndarray:
-            a[i] = x._a
+            d = x._d
+            a[i] = x._a if d is None or x._st.host else d  # (x._a, a frame less where it is x._d)
         elif t is numpy.ndarray:
             a[i] = _transfer.to_device(x, "NumPy array argument")
         elif t is list or t is tuple or (var is _array_or_number and t in _NUMBERS):
@@ -325,7 +326,8 @@ class Route:
     """One routed NumPy callable: its NumPy function and where CuPy's is."""
 
     __slots__ = ("name", "npf", "cupy_path", "spec", "_cpf", "_xp", "_accepts", "_gap", "edge", "dtype_at",
-                 "axis_at", "writes", "named", "out_at", "positional", "as_tuple", "plain_result")
+                 "axis_at", "writes", "named", "out_at", "positional", "as_tuple", "plain_result",
+                 "by_name", "fills")
 
     def __init__(self, name, npf, cupy_path):
         self.name, self.npf, self.cupy_path = name, npf, cupy_path
@@ -344,6 +346,9 @@ class Route:
         self.named = _named_result(npf) if self.edge is None else None
         self.as_tuple = _docparams.answers_tuple(npf)  # (CuPy's atleast_1d answers a list there)
         self.plain_result = self.named is None and not self.as_tuple  # (tupled() would hand r back as is)
+        # (gpu()'s checks by name, answered once: most names have none)
+        self.by_name = name in _DTYPE_READERS or name in _SLICES_INPUT
+        self.fills = name in _FILLS
         self._cpf = self._xp = self._accepts = None
         self._gap = _MISSING
 
@@ -383,10 +388,11 @@ class Route:
             args, kwargs = self.by_keyword(args, kwargs)
         if kwargs and type(kwargs.get("out")) is tuple and len(kwargs["out"]) == 1:
             kwargs = {**kwargs, "out": kwargs["out"][0]}  # (a ufunc's out=(a,): np.clip reached as a ufunc)
-        if self.name in _DTYPE_READERS and locate(args, kwargs) != "gpu":
-            return self.npf(*args, **kwargs)  # dtypes and numbers read (np.can_cast([('f1', 'i4')], 'i4'))
-        if self.name in _SLICES_INPUT and args and (type(args[0]) is list or type(args[0]) is tuple):
-            return self.npf(*args, **kwargs)  # NumPy answers a slice of the list itself (no array)
+        if self.by_name:
+            if self.name in _DTYPE_READERS and locate(args, kwargs) != "gpu":
+                return self.npf(*args, **kwargs)  # dtypes and numbers read (np.can_cast([('f1', 'i4')], 'i4'))
+            if self.name in _SLICES_INPUT and args and (type(args[0]) is list or type(args[0]) is tuple):
+                return self.npf(*args, **kwargs)  # NumPy answers a slice of the list itself (no array)
         if self.writes and args and type(args[0]) is numpy.ndarray:  # (the write must land in it)
             return self._on_host(args, kwargs, f"{self.name} into a NumPy array")
         at = self.axis_at
@@ -412,7 +418,7 @@ class Route:
         if self.dtype_at is not None:
             dt = kwargs.get("dtype") if "dtype" in kwargs else (
                 args[self.dtype_at] if 0 <= self.dtype_at < len(args) else None)
-            if dt is None and self.name in _FILLS:  # np.full(shape, None): an object array
+            if dt is None and self.fills:  # np.full(shape, None): an object array
                 v = args[1] if len(args) > 1 else kwargs.get("fill_value")
                 if v is None or type(v) is str or type(v) is bytes:
                     dt = object
@@ -430,7 +436,9 @@ class Route:
             return self.filled(args, kwargs, f"CuPy's {self.cupy_path} is not NumPy's" if g is not None and g.replaces
                                else f"CuPy has no {self.cupy_path or self.name}")
         if kwargs:
-            g = self._gap  # (looked up by cpf, which is not None here)
+            g = self._gap  # (looked up by cpf already, as a rule: the property's frame spared)
+            if g is _MISSING:
+                g = self.gap
             if g is not None and g.claims(kwargs):
                 return self.filled(args, kwargs, f"CuPy's {self.cupy_path} does not do {', '.join(sorted(g.kwargs & kwargs.keys()))}")
         if kwargs and self._accepts is not None and not kwargs.keys() <= self._accepts:
@@ -663,7 +671,8 @@ def function(modname, name, npf, cupy_path, creation=False):
                             loc = None
                             break
             if loc is None:
-                loc = locate(args, kwargs)
+                # (a GPU array first, its data on the device: locate's answer at its first step)
+                loc = "gpu" if args and type(args[0]) is ndarray and not args[0]._st.host else locate(args, kwargs)
             if loc == "cpu":
                 if grows and _device.placing() and _placement.grows(route.name, args, kwargs):
                     return route.gpu(args, kwargs)  # a result past the crossover from small inputs
@@ -731,8 +740,8 @@ class ufunc(functools.partial):
             nin = self._np.nin
             kwargs = {**kwargs, "out": args[nin:] if len(args) - nin > 1 else args[nin]}
             args = args[:nin]
-        if not kwargs:  # the common cases, without a call to locate
-            if len(args) == 1 and type(args[0]) in _NUMPY_SCALARS:  # (np.sqrt(s) in a loop)
+        if not kwargs or (len(kwargs) == 1 and "out" in kwargs):  # the common cases, without a call to locate
+            if not kwargs and len(args) == 1 and type(args[0]) in _NUMPY_SCALARS:  # (np.sqrt(s) in a loop)
                 return self._np(args[0])
             on_host = on_gpu = False
             for x in args:
@@ -745,9 +754,13 @@ class ufunc(functools.partial):
                     break
             else:
                 if on_gpu:
-                    if not on_host:  # GPU arrays and Python numbers only
-                        return self._on_gpu(args)
-                elif on_host:  # NumPy arrays and numbers only
+                    if not on_host:  # GPU arrays and Python numbers only (and out=, a GPU array)
+                        if not kwargs:
+                            return self._on_gpu(args, None)
+                        out = kwargs["out"]
+                        if type(out) is ndarray and not out._st.host and out._d is not None:
+                            return self._on_gpu(args, out)
+                elif on_host and not kwargs:  # NumPy arrays and numbers only
                     r = self._np(*args)
                     if type(r) is _HOST_ARRAY and r.size >= _placement.limit:
                         p = _placement.promote(r, args, kwargs)
@@ -755,21 +768,25 @@ class ufunc(functools.partial):
                     return r
         return self._call(args, kwargs)
 
-    def _on_gpu(self, args):
-        """``_call``'s answer for GPU arrays whose data is on the device and Python numbers, no
-        keywords (``np.sqrt(a)``, ``np.add(a, 1.0)``), in fewer steps: none of its checks applies."""
+    def _on_gpu(self, args, out):
+        """``_call``'s answer for GPU arrays whose data is on the device and Python numbers, with
+        no keyword or only ``out=``, a GPU array likewise (``np.sqrt(a)``, ``np.add(a, 1.0)``,
+        ``np.add(a, b, out=c)``), in fewer steps: none of its checks applies."""
         r = self._route
         cpf = r._cpf if r._xp is _backend.xp else r.cpf  # (the property resolves it per backend)
         if cpf is None:
-            return r.gpu(args, {})
+            return r.gpu(args, {} if out is None else {"out": out})
         try:
-            if len(args) == 1:
+            if out is not None:
+                res = cpf(*[x._d if type(x) is ndarray else x for x in args], out=out._d)
+            elif len(args) == 1:
                 res = cpf(args[0]._d)
             else:
                 res = cpf(*[x._d if type(x) is ndarray else x for x in args])
         except _backend.xp.cuda.memory.OutOfMemoryError as e:
             raise out_of_memory(cpf, e) from e
-        return fresh(res, args)
+        res = fresh(res, args)
+        return res if out is None else out  # (NumPy answers with out= itself)
 
     def _call(self, args, kwargs):
         loc = locate(args, kwargs)
@@ -937,14 +954,20 @@ def method(name):
     arrays = METHOD_ARRAY_ARGS.get(name, {})
 
     def m(self, *args, **kwargs):
-        cm = getattr(self._a, name, None)
+        # (self._a, a frame less where it is self._d; no local holds the device array: x.resize
+        # counts its references)
+        cm = getattr(self._a if self._d is None or self._st.host else self._d, name, None)
         if cm is None:
             return _fallback.run_method(self, name, args, kwargs, f"cupy.ndarray has no {name}()")
         if not kwargs and not arrays:
             for x in args:
                 if type(x) is ndarray or type(x) is numpy.ndarray:
                     return wrap(call_gpu(cm, [dev(x) for x in args], kwargs))
-            return wrap(call_gpu(cm, args, kwargs))
+            try:  # (call_gpu's work, inline)
+                r = cm(*args)
+            except _backend.xp.cuda.memory.OutOfMemoryError as e:
+                raise out_of_memory(cm, e) from e
+            return wrap(r)
         gap = _kwargs_gap(getattr(type(self._a), name), kwargs)
         if gap:
             return _fallback.run_method(self, name, args, kwargs,
@@ -1034,8 +1057,9 @@ def _result(r, args, kwargs):
     if type(out) is ndarray and _is_out(r, out._a):
         return out
     if args:
-        if type(args[0]) is ndarray and r is args[0]._a:
-            return args[0]
+        x = args[0]
+        if type(x) is ndarray and r is (x._a if x._d is None or x._st.host else x._d):  # (x._a, a frame less)
+            return x
     elif kwargs:  # (the input given by keyword: nan_to_num(x=a, copy=False))
         for v in kwargs.values():
             if type(v) is ndarray and r is v._a:

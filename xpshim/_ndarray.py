@@ -287,7 +287,9 @@ def _scalar(x, reason):
     converts it with CuPy's own (fastest) scalar conversion."""
     if x._st.host:
         return _hview(x).reshape(())
-    a = x._a
+    a = x._d
+    if a is None:
+        a = x._a  # (a view made on the host: made now)
     _transfer.count_copy("device_to_host", a.itemsize, reason)
     return a
 
@@ -740,7 +742,7 @@ class ndarray(metaclass=_NdarrayMeta):
         return int(_scalar(self, "int()"))
 
     def __float__(self):
-        if _meta(self).size != 1:
+        if (self._d if self._d is not None else self._hv).size != 1:  # (_meta(self), inline: float(x.sum()) is common)
             return float(numpy.empty(_meta(self).shape))
         return float(_scalar(self, "float()"))
 
