@@ -746,10 +746,12 @@ class ufunc(functools.partial):
             on_host = on_gpu = False
             for x in args:
                 t = type(x)
-                if t is _HOST_ARRAY or t in _NUMPY_SCALARS:
+                if t is _HOST_ARRAY:
                     on_host = True
                 elif t is ndarray and not x._st.host and x._d is not None:  # (x._a is x._d)
                     on_gpu = True
+                elif t in _NUMPY_SCALARS:
+                    on_host = True
                 elif t is not float and t is not int:
                     break
             else:
