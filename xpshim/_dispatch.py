@@ -25,6 +25,7 @@ from ._registry import (ARRAY_PARAMS, METHOD_ARRAY_ARGS, NO_OP_KWARGS, SEQUENCE_
                         WRITES_INTO)
 
 _MISSING = object()
+_SORTS = frozenset({"sort", "argsort"})  # (methods whose kind= CuPy's take as "stable" only: _stable_sort)
 
 
 def locate(args, kwargs):
@@ -248,9 +249,9 @@ def _array_or_number(v):
 def gpu_args(args, kwargs, spec):
     """Arguments in CuPy's terms: GPU arrays unwrapped, host arrays and lists at
     array-like parameters copied over (counted)."""
-    pos, names, var, *numbers_first = spec
+    pos, names, var = spec[0], spec[1], spec[2]
     a = list(args)
-    if numbers_first and numbers_first[0] and a and type(a[0]) in _NUMBERS:
+    if len(spec) > 3 and spec[3] and a and type(a[0]) in _NUMBERS:
         # a number as the array argument (np.interp(2.5, xp, fp), np.nanmax(3.0)): NumPy reads it
         # as a 0-d array; CuPy's functions take arrays only there
         a[0] = _transfer.to_device(a[0], "a number as the array argument")
@@ -258,7 +259,8 @@ def gpu_args(args, kwargs, spec):
     for i, x in enumerate(a):
         t = type(x)
         if t is ndarray:
-            a[i] = x._a
+            d = x._d
+            a[i] = x._a if d is None or x._st.host else d  # (x._a, a frame less where it is x._d)
         elif t is numpy.ndarray:
             a[i] = _transfer.to_device(x, "NumPy array argument")
         elif t is list or t is tuple or (var is _array_or_number and t in _NUMBERS):
@@ -296,11 +298,17 @@ def call_gpu(f, args, kwargs):
     try:
         return f(*args, **kwargs)
     except _backend.xp.cuda.memory.OutOfMemoryError as e:
-        raise OutOfMemoryError(
-            f"the GPU ran out of memory in {getattr(f, '__name__', f)}: {e}. Free GPU arrays "
-            "you no longer need (del x; xpshim.free_gpu_memory()), work on smaller pieces, "
-            "or run this part on the CPU (with xpshim.device('cpu'): ...)."
-        ) from e
+        raise out_of_memory(f, e) from e
+
+
+def out_of_memory(f, e):
+    """xpshim's error for CuPy's out-of-memory error ``e`` in ``f``: it says what to do. (The hot
+    paths call CuPy's function themselves, a frame fewer than ``call_gpu``, and raise this.)"""
+    return OutOfMemoryError(
+        f"the GPU ran out of memory in {getattr(f, '__name__', f)}: {e}. Free GPU arrays "
+        "you no longer need (del x; xpshim.free_gpu_memory()), work on smaller pieces, "
+        "or run this part on the CPU (with xpshim.device('cpu'): ...)."
+    )
 
 
 def _kwargs_gap(cpf, kwargs):
@@ -322,7 +330,8 @@ class Route:
     """One routed NumPy callable: its NumPy function and where CuPy's is."""
 
     __slots__ = ("name", "npf", "cupy_path", "spec", "_cpf", "_xp", "_accepts", "_gap", "edge", "dtype_at",
-                 "axis_at", "writes", "named", "out_at", "positional", "as_tuple")
+                 "axis_at", "writes", "named", "out_at", "positional", "as_tuple", "plain_result",
+                 "by_name", "fills")
 
     def __init__(self, name, npf, cupy_path):
         self.name, self.npf, self.cupy_path = name, npf, cupy_path
@@ -340,6 +349,10 @@ class Route:
         # NumPy's namedtuple class of its answer (unique_all), or None (an edge case handler decides)
         self.named = _named_result(npf) if self.edge is None else None
         self.as_tuple = _docparams.answers_tuple(npf)  # (CuPy's atleast_1d answers a list there)
+        self.plain_result = self.named is None and not self.as_tuple  # (tupled() would hand r back as is)
+        # (gpu()'s checks by name, answered once: most names have none)
+        self.by_name = name in _DTYPE_READERS or name in _SLICES_INPUT
+        self.fills = name in _FILLS
         self._cpf = self._xp = self._accepts = None
         self._gap = _MISSING
 
@@ -379,10 +392,11 @@ class Route:
             args, kwargs = self.by_keyword(args, kwargs)
         if kwargs and type(kwargs.get("out")) is tuple and len(kwargs["out"]) == 1:
             kwargs = {**kwargs, "out": kwargs["out"][0]}  # (a ufunc's out=(a,): np.clip reached as a ufunc)
-        if self.name in _DTYPE_READERS and locate(args, kwargs) != "gpu":
-            return self.npf(*args, **kwargs)  # dtypes and numbers read (np.can_cast([('f1', 'i4')], 'i4'))
-        if self.name in _SLICES_INPUT and args and (type(args[0]) is list or type(args[0]) is tuple):
-            return self.npf(*args, **kwargs)  # NumPy answers a slice of the list itself (no array)
+        if self.by_name:
+            if self.name in _DTYPE_READERS and locate(args, kwargs) != "gpu":
+                return self.npf(*args, **kwargs)  # dtypes and numbers read (np.can_cast([('f1', 'i4')], 'i4'))
+            if self.name in _SLICES_INPUT and args and (type(args[0]) is list or type(args[0]) is tuple):
+                return self.npf(*args, **kwargs)  # NumPy answers a slice of the list itself (no array)
         if self.writes and args and type(args[0]) is numpy.ndarray:  # (the write must land in it)
             return self._on_host(args, kwargs, f"{self.name} into a NumPy array")
         at = self.axis_at
@@ -390,6 +404,8 @@ class Route:
                                (kwargs and type(kwargs.get("axis")) is ndarray)):
             args, kwargs = _gpu_axis(args, kwargs, at) or (args, kwargs)
         for x in (*args, *kwargs.values()) if kwargs else args:  # a NumPy array of object, strings, ...
+            if type(x) in _NO_HOST_FORM:
+                continue  # (xpshim's arrays, numbers, None: none of the cases below; checked in one step)
             if (type(x) is numpy.ndarray or isinstance(x, numpy.generic)) and host_only_dtype(x.dtype):
                 return self._on_host(args, kwargs, f"{self.name} of a {x.dtype} array (no GPU form)")
             c = _host_class(x)
@@ -406,7 +422,7 @@ class Route:
         if self.dtype_at is not None:
             dt = kwargs.get("dtype") if "dtype" in kwargs else (
                 args[self.dtype_at] if 0 <= self.dtype_at < len(args) else None)
-            if dt is None and self.name in _FILLS:  # np.full(shape, None): an object array
+            if dt is None and self.fills:  # np.full(shape, None): an object array
                 v = args[1] if len(args) > 1 else kwargs.get("fill_value")
                 if v is None or type(v) is str or type(v) is bytes:
                     dt = object
@@ -418,13 +434,15 @@ class Route:
         if type(out) is numpy.ndarray:  # a NumPy out= with GPU inputs: the result is copied into it
             _into_host((out,), self.gpu(args, {k: v for k, v in kwargs.items() if k != "out"}), self.name)
             return out
-        cpf = self.cpf
+        cpf = self._cpf if self._xp is _backend.xp else self.cpf  # (the property resolves it per backend)
         if cpf is None:
             g = self.gap
             return self.filled(args, kwargs, f"CuPy's {self.cupy_path} is not NumPy's" if g is not None and g.replaces
                                else f"CuPy has no {self.cupy_path or self.name}")
         if kwargs:
-            g = self.gap
+            g = self._gap  # (looked up by cpf already, as a rule: the property's frame spared)
+            if g is _MISSING:
+                g = self.gap
             if g is not None and g.claims(kwargs):
                 return self.filled(args, kwargs, f"CuPy's {self.cupy_path} does not do {', '.join(sorted(g.kwargs & kwargs.keys()))}")
         if kwargs and self._accepts is not None and not kwargs.keys() <= self._accepts:
@@ -448,11 +466,13 @@ class Route:
             refused = e
         if r is _edges.PASS and refused is None:
             try:
-                r = call_gpu(cpf, a, kw)
+                r = cpf(*a, **kw)  # (call_gpu's work, inline)
             except _REFUSALS as e:
                 if _calls_back(args, kwargs):
                     raise  # (a user's function that raised is not called again)
                 refused = e
+            except _backend.xp.cuda.memory.OutOfMemoryError as e:
+                raise out_of_memory(cpf, e) from e
         if refused is not None:
             # CuPy's function refused the call: it reads arrays only (``a.dot(b)``, ``isinstance(x,
             # cupy.ndarray)``), checks otherwise (an empty q as out of range, a 2-d q) or words its
@@ -462,7 +482,8 @@ class Route:
             return _fallback.run(self.name, self.npf, args, kwargs,
                                  f"CuPy's {self.cupy_path} refused the call ({type(refused).__name__}: "
                                  f"{str(refused)[:80]})", errors_unannounced=True)
-        return self.tupled(_result(r, args, kwargs))
+        r = _result(r, args, kwargs)
+        return r if self.plain_result else self.tupled(r)
 
     def by_keyword(self, args, kwargs):
         """The call with ``out`` and the arguments after it given by keyword (so the answer is
@@ -685,7 +706,8 @@ def function(modname, name, npf, cupy_path, creation=False):
                             loc = None
                             break
             if loc is None:
-                loc = locate(args, kwargs)
+                # (a GPU array first, its data on the device: locate's answer at its first step)
+                loc = "gpu" if args and type(args[0]) is ndarray and not args[0]._st.host else locate(args, kwargs)
             if loc == "cpu":
                 if grows and _device.placing() and _placement.grows(route.name, args, kwargs):
                     return route.gpu(args, kwargs)  # a result past the crossover from small inputs
@@ -755,24 +777,55 @@ class ufunc(functools.partial):
             nin = self._np.nin
             kwargs = {**kwargs, "out": args[nin:] if len(args) - nin > 1 else args[nin]}
             args = args[:nin]
-        if not kwargs:  # the common case, NumPy arrays and numbers only, without a call to locate
-            if len(args) == 1 and type(args[0]) in _NUMPY_SCALARS:  # (np.sqrt(s) in a loop)
+        if not kwargs or (len(kwargs) == 1 and "out" in kwargs):  # the common cases, without a call to locate
+            if not kwargs and len(args) == 1 and type(args[0]) in _NUMPY_SCALARS:  # (np.sqrt(s) in a loop)
                 return self._np(args[0])
-            on_host = False
+            on_host = on_gpu = False
             for x in args:
                 t = type(x)
-                if t is _HOST_ARRAY or t in _NUMPY_SCALARS:
+                if t is _HOST_ARRAY:
+                    on_host = True
+                elif t is ndarray and not x._st.host and x._d is not None:  # (x._a is x._d)
+                    on_gpu = True
+                elif t in _NUMPY_SCALARS:
                     on_host = True
                 elif t is not float and t is not int:
                     break
             else:
-                if on_host:
+                if on_gpu:
+                    if not on_host:  # GPU arrays and Python numbers only (and out=, a GPU array)
+                        if not kwargs:
+                            return self._on_gpu(args, None)
+                        out = kwargs["out"]
+                        if type(out) is ndarray and not out._st.host and out._d is not None:
+                            return self._on_gpu(args, out)
+                elif on_host and not kwargs:  # NumPy arrays and numbers only
                     r = self._np(*args)
                     if type(r) is _HOST_ARRAY and r.size >= _placement.limit:
                         p = _placement.promote(r, args, kwargs)
                         return p if p is r else wrap(p)
                     return r
         return self._call(args, kwargs)
+
+    def _on_gpu(self, args, out):
+        """``_call``'s answer for GPU arrays whose data is on the device and Python numbers, with
+        no keyword or only ``out=``, a GPU array likewise (``np.sqrt(a)``, ``np.add(a, 1.0)``,
+        ``np.add(a, b, out=c)``), in fewer steps: none of its checks applies."""
+        r = self._route
+        cpf = r._cpf if r._xp is _backend.xp else r.cpf  # (the property resolves it per backend)
+        if cpf is None:
+            return r.gpu(args, {} if out is None else {"out": out})
+        try:
+            if out is not None:
+                res = cpf(*[x._d if type(x) is ndarray else x for x in args], out=out._d)
+            elif len(args) == 1:
+                res = cpf(args[0]._d)
+            else:
+                res = cpf(*[x._d if type(x) is ndarray else x for x in args])
+        except _backend.xp.cuda.memory.OutOfMemoryError as e:
+            raise out_of_memory(cpf, e) from e
+        res = fresh(res, args)
+        return res if out is None else out  # (NumPy answers with out= itself)
 
     def _call(self, args, kwargs):
         loc = locate(args, kwargs)
@@ -938,18 +991,25 @@ def method(name):
     the given keywords, else NumPy's on a host copy (counted, warned)."""
     npm = getattr(numpy.ndarray, name)
     arrays = METHOD_ARRAY_ARGS.get(name, {})
+    sorts = name in _SORTS
 
     def m(self, *args, **kwargs):
-        cm = getattr(self._a, name, None)
+        # (self._a, a frame less where it is self._d; no local holds the device array: x.resize
+        # counts its references)
+        cm = getattr(self._a if self._d is None or self._st.host else self._d, name, None)
         if cm is None:
             return _fallback.run_method(self, name, args, kwargs, f"cupy.ndarray has no {name}()")
+        if sorts:
+            args, kwargs = _stable_sort(args, kwargs)
         if not kwargs and not arrays:
             for x in args:
                 if type(x) is ndarray or type(x) is numpy.ndarray:
                     return wrap(call_gpu(cm, [dev(x) for x in args], kwargs))
-            return wrap(call_gpu(cm, args, kwargs))
-        if name in _SORTS:
-            args, kwargs = _stable_sort(args, kwargs)
+            try:  # (call_gpu's work, inline)
+                r = cm(*args)
+            except _backend.xp.cuda.memory.OutOfMemoryError as e:
+                raise out_of_memory(cm, e) from e
+            return wrap(r)
         gap = _kwargs_gap(getattr(type(self._a), name), kwargs)
         if gap:
             return _fallback.run_method(self, name, args, kwargs,
@@ -1004,6 +1064,10 @@ install_methods()
 
 _PLAIN = frozenset({ndarray, numpy.ndarray, int, float, complex, bool, str, list, tuple, type(None), slice,
                     *_NUMPY_SCALARS})
+# Argument types that are none of what Route.gpu sends to the host (a host-only dtype, a NumPy
+# subclass, poly1d, an object with __array__): xpshim's arrays, Python's numbers, strings, None,
+# classes (dtype=np.float32)
+_NO_HOST_FORM = frozenset({ndarray, int, float, complex, bool, str, type(None), type})
 
 
 def _array_like(x):
@@ -1019,9 +1083,6 @@ def _interface_like(x):
     t = type(x)
     return t not in _PLAIN and (hasattr(t, "__array_interface__") or hasattr(t, "__array_struct__")) and \
         not hasattr(t, "__cuda_array_interface__") and not isinstance(x, (numpy.generic, numpy.ndarray, ndarray))
-
-
-_SORTS = frozenset({"sort", "argsort"})
 
 
 def _stable_sort(args, kwargs):
@@ -1070,8 +1131,9 @@ def _result(r, args, kwargs):
     if type(out) is ndarray and _is_out(r, out._a):
         return out
     if args:
-        if type(args[0]) is ndarray and r is args[0]._a:
-            return args[0]
+        x = args[0]
+        if type(x) is ndarray and r is (x._a if x._d is None or x._st.host else x._d):  # (x._a, a frame less)
+            return x
     elif kwargs:  # (the input given by keyword: nan_to_num(x=a, copy=False))
         for v in kwargs.values():
             if type(v) is ndarray and r is v._a:

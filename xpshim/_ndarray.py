@@ -90,10 +90,9 @@ def _own(r, pinned=False):
             return o
     o = _new(ndarray)
     o._d = r
-    o._st = _storage.new(r, pinned)
+    o._st = _storage.new(r, pinned, o)
     o._b = o._hv = o._p = None
     o._n = 0
-    _storage.register(o, r)
     return o
 
 
@@ -290,7 +289,9 @@ def _scalar(x, reason):
     converts it with CuPy's own (fastest) scalar conversion."""
     if x._st.host:
         return _hview(x).reshape(())
-    a = x._a
+    a = x._d
+    if a is None:
+        a = x._a  # (a view made on the host: made now)
     _transfer.count_copy(_transfer.VALUE_READ, a.itemsize, reason)
     return a
 
@@ -779,7 +780,7 @@ class ndarray(metaclass=_NdarrayMeta):
         return int(_scalar(self, "int()"))
 
     def __float__(self):
-        if _meta(self).size != 1:
+        if (self._d if self._d is not None else self._hv).size != 1:  # (_meta(self), inline: float(x.sum()) is common)
             return float(numpy.empty(_meta(self).shape))
         return float(_scalar(self, "float()"))
 
@@ -826,20 +827,28 @@ class ndarray(metaclass=_NdarrayMeta):
             hk = _placement.host_key(key)
             if hk is not None:
                 return h[hk]  # (a fancy index: a new array)
-        a = self._a  # (moves the data back to the device, if it was on the host)
+        a = self._d
+        if a is None or st.host:
+            a = self._a  # (moves the data back to the device, if it was on the host)
         t = type(key)
         basic = t is int or t is slice or (t is tuple and _basic(key))
         r = a[key] if basic else a[_index(self, key)]  # (basic: CuPy raises as NumPy does)
         size = r.size if basic else max(r.size, _placement.mask_extent(key))
-        if r.ndim and size >= _placement.limit:  # a large part: GPU work, counted against the loop
+        ndim = r.ndim
+        if ndim and size >= _placement.limit:  # a large part: GPU work, counted against the loop
             self._n = _placement.large_part(self._n, size)
             return wrap(r)
-        if r.ndim and size == a.size:  # all of it (C[None, :, :]): the array's own use, not a loop's
+        if ndim and size == a.size:  # all of it (C[None, :, :]): the array's own use, not a loop's
             self._n = 0
             return wrap(r)
         n = self._n + 1  # an element or a small part, as a loop over an array reads it
         if n < _placement.MIGRATE_AFTER:
             self._n = n
+            return wrap(r)
+        if basic and not _device.placing():
+            # (scalar_access's answer where arrays are not placed by size: nothing moves, and
+            # the count starts again; a basic key's host_key is the key itself)
+            self._n = 0
             return wrap(r)
         del r, a
         hk = _placement.host_key(key)  # (None: GPU arrays in the key; the data stays on the GPU)
@@ -1193,14 +1202,26 @@ def on_host_part(x):
 
 def _binary(op, hop):
     def f(self, other):
-        if on_host_part(self):  # a loop's part: NumPy's operation there
+        if self._st.host and on_host_part(self):  # a loop's part: NumPy's operation there
             o = _host_operand(other)
             if o is not NotImplemented:
                 return hop(_hview(self), o)
-        o = operand(other)
-        if o is NotImplemented:
-            return NotImplemented
-        return fresh(op(self._a, o), (self, other))
+        # (operand(other) and x._a inline where they are plain reads: each call a frame less)
+        t = type(other)
+        if t is ndarray:
+            o = other._d
+            if o is None or other._st.host:
+                o = other._a
+        elif t is float or t is int:
+            o = other
+        else:
+            o = operand(other)
+            if o is NotImplemented:
+                return NotImplemented
+        a = self._d
+        if a is None or self._st.host:
+            a = self._a
+        return fresh(op(a, o), (self, other))
     return f
 
 
@@ -1234,14 +1255,18 @@ def _reflected(op, hop):
     # op(scalar, cupy_array) lands in CuPy's reflected operator, which keeps
     # NEP 50's weak-scalar rules.
     def f(self, other):
-        if on_host_part(self):
+        if self._st.host and on_host_part(self):
             o = _host_operand(other)
             if o is not NotImplemented:
                 return hop(o, _hview(self))
-        o = operand(other)
+        t = type(other)
+        o = other if t is float or t is int else operand(other)
         if o is NotImplemented:
             return NotImplemented
-        return fresh(op(o, self._a), (self, other))
+        a = self._d
+        if a is None or self._st.host:
+            a = self._a
+        return fresh(op(o, a), (self, other))
     return f
 
 

@@ -49,15 +49,20 @@ class Storage:
 _new = object.__new__
 
 
-def new(d, pinned=False):
+def new(d, pinned=False, owner=None):
     """A new storage for device root array ``d`` (``Storage(d, pinned)``, made faster: one
-    is made for every new GPU array)."""
+    is made for every new GPU array), with ``owner`` registered as the array owning ``d``
+    where given (``register``, in the same call)."""
     st = _new(Storage)
     st.d = d
     st.h = st.lock = st.flat = None
     st.host = False
     st.gen = 0
     st.pinned = pinned
+    if owner is not None:  # (register's work, inline: a frame less per new array)
+        OWNERS[id(d)] = _ref(owner)
+        if len(OWNERS) > _sweep_at[0]:
+            _sweep()
     return st
 
 
@@ -139,9 +144,14 @@ def register(owner, root):
     """Record ``owner`` (an xpshim array) as the owner of device root array ``root``."""
     OWNERS[id(root)] = _ref(owner)
     if len(OWNERS) > _sweep_at[0]:
-        for k in [k for k, r in OWNERS.items() if r() is None]:
-            del OWNERS[k]
-        _sweep_at[0] = max(1024, 2 * len(OWNERS))
+        _sweep()
+
+
+def _sweep():
+    """Forget the owners that died (the table's entries are not removed one by one)."""
+    for k in [k for k, r in OWNERS.items() if r() is None]:
+        del OWNERS[k]
+    _sweep_at[0] = max(1024, 2 * len(OWNERS))
 
 
 def owner_of(root):
