@@ -20,6 +20,7 @@ from ._registry import ARRAY_PARAMS, NO_OP_KWARGS, SEQUENCE_PARAMS, SEQUENCE_PAR
 _MISSING = object()
 # NumPy's scalar types: a ufunc of these (and numbers) is NumPy's, as a loop's np.sqrt(s) is
 NUMPY_SCALARS = frozenset(numpy.dtype(c).type for c in "?bhilqpBHILQPefdgFDG")
+# Numbers as arguments: Python's and NumPy's scalars (long double has no GPU form)
 NUMBERS = NUMPY_SCALARS - {numpy.longdouble, numpy.clongdouble} | {int, float, complex, bool}
 
 
@@ -249,6 +250,8 @@ def out_of_memory(f, e):
 
 
 def kwargs_gap(cpf, kwargs):
+    """The keywords of a call that CuPy's ``cpf`` does not take (one given at the value where
+    NumPy's does nothing, ``_registry.NO_OP_KWARGS``, is none)."""
     if not kwargs:
         return ()
     bad = _signatures.unsupported(cpf, kwargs)

@@ -98,6 +98,7 @@ def _gpu_axis(args, kwargs, at):
 
 
 def resolve_path(mod, path):
+    """The object at the dotted ``path`` under ``mod`` (``cupy``, ``"linalg.norm"``), or None."""
     for part in path.split("."):
         mod = getattr(mod, part, None)
         if mod is None:
