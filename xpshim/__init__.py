@@ -28,7 +28,7 @@ __version__ = _numpy.__version__
 # xpshim's own names, each loaded from its module on first use (as NumPy's names are, through
 # _namespace), so that `import xpshim` costs about what `import numpy` does.
 _LAZY = {
-    "stats": "_transfer", "reset_stats": "_transfer", "asnumpy": "_dispatch", "ufunc": "_dispatch",
+    "stats": "_transfer", "reset_stats": "_transfer", "asnumpy": "_objects", "ufunc": "_ufunc",
     "empty_pinned": "_handwritten", "free_gpu_memory": "_handwritten", "get_array_module": "_handwritten",
     "get_device": "_cpupath", "zeros_pinned": "_handwritten",
     "ndarray": "_ndarray", "numba_vectorize": "_vectorize",

@@ -14,7 +14,7 @@ import numpy
 
 from . import _gaps
 
-from ._dispatch import resolve_path as _path
+from ._route import resolve_path as _path
 from ._namespace import numpy_module, public_names
 from ._registry import (HOST_IO, HOST_ONLY, NUMPY_OWN, ROUTED_MODULES, UFUNC_ACCUMULATE,
                         UFUNC_REDUCE)

@@ -17,9 +17,10 @@ import inspect
 import numpy
 
 from . import _coverage, _edges, _exact, _gaps, _handwritten, _hostfast, _placement
-from ._dispatch import SHAPE_FIRST, resolve_path
+from ._dispatch import SHAPE_FIRST
 from ._namespace import numpy_module, public_names
 from ._registry import HOST_IO, HOST_MODULES, HOST_ONLY, NUMPY_OWN, ROUTED_MODULES, WRITES_INTO
+from ._route import resolve_path
 
 _FALLBACK_ALWAYS = (
     "an argument of a dtype with no GPU form (object, string, datetime, structured, longdouble), "

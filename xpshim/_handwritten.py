@@ -9,8 +9,11 @@ import numpy
 
 from . import _arrayapi, _backend, _device, _pil, _placement, _transfer
 from . import _cpupath, _fused, _nditer
-from ._dispatch import GpuObject, asnumpy, call_gpu, follow_like, function, host_only_dtype, non_binding
-from ._ndarray import fresh, ndarray, wrap
+from ._arguments import call_gpu
+from ._cpupath import non_binding
+from ._dispatch import follow_like, function
+from ._ndarray import fresh, host_only_dtype, ndarray, wrap
+from ._objects import GpuObject, asnumpy
 
 
 def _creation(name):
@@ -58,8 +61,6 @@ def _creation(name):
     f.__module__ = "xpshim"
     f.__wrapped__ = npf
     f.__doc__ = _cpupath.creation_doc(name, npf)
-    from ._dispatch import non_binding
-
     return non_binding(f)  # NumPy's are C functions: they do not bind as methods either
 
 
@@ -202,7 +203,7 @@ def _lexsort_keys(keys):
 def lexsort(keys, axis=-1):
     if not _backend.live:
         return numpy.lexsort(keys, axis)
-    from ._dispatch import locate
+    from ._arguments import locate
 
     if (locate((keys,), {}) or _device.current_device()) == "cpu":
         return numpy.lexsort(keys, axis)

@@ -25,8 +25,10 @@ import numpy
 from numpy.lib import format as fmt
 
 from . import _backend, _device, _placement, _transfer
-from ._dispatch import host_only_dtype, locate, non_binding, to_host_args
-from ._ndarray import wrap
+from . import _methods  # noqa: F401  (the GPU arrays its readers make have NumPy's methods)
+from ._arguments import locate, to_host_args
+from ._cpupath import non_binding
+from ._ndarray import host_only_dtype, wrap
 
 READERS = ("loadtxt", "genfromtxt", "load", "fromfile", "fromregex", "frombuffer", "fromstring", "fromiter")
 WRITERS = ("save", "savez", "savez_compressed", "savetxt")

@@ -4,7 +4,7 @@
 1. a hand-written object (``_handwritten.TABLE``; files and text: ``_hostio.TABLE``);
 2. a submodule: routed (``_registry.ROUTED_MODULES``) or NumPy's own;
 3. NumPy's own object for types, dtypes, constants and ``_registry.NUMPY_OWN``;
-4. a ufunc wrapper for NumPy ufuncs;
+4. a ufunc wrapper (``_ufunc.ufunc``) for NumPy ufuncs;
 5. a routed function wrapper (``_dispatch.function``) for every other callable.
 """
 
@@ -32,9 +32,9 @@ def ufunc_for(npu):
     # is a ufunc named as numpy.cbrt, with its own loops)
     if u is None and isinstance(npu, numpy.ufunc) and hasattr(numpy, npu.__name__) and \
             (getattr(numpy, npu.__name__) is npu or getattr(_umath, npu.__name__, None) is npu):
-        from . import _dispatch
+        from . import _ufunc
 
-        u = _ufuncs[npu] = _dispatch.ufunc(npu)
+        u = _ufuncs[npu] = _ufunc.ufunc(npu)
     return u
 
 
@@ -150,9 +150,9 @@ def _resolve(sub, name):
     if name in NUMPY_OWN or child in NUMPY_OWN or isinstance(obj, type) or not callable(obj):
         return obj
     if isinstance(obj, numpy.ufunc):
-        from . import _dispatch
+        from . import _ufunc
 
-        return ufunc_for(obj) or _dispatch.ufunc(obj, modname)
+        return ufunc_for(obj) or _ufunc.ufunc(obj, modname)
     if not sub:
         cupy_path = name
     elif ROUTED_MODULES[sub] is None:
@@ -207,9 +207,9 @@ class HostModule(types.ModuleType):
             raise AttributeError(name)
         obj = getattr(self._np, name)
         if callable(obj) and not isinstance(obj, type) and not getattr(obj, "__module__", "").startswith("xpshim"):
-            from . import _dispatch
+            from . import _objects
 
-            obj = _dispatch.on_host(f"{self.__name__}.{name}", obj, self.__name__)
+            obj = _objects.on_host(f"{self.__name__}.{name}", obj, self.__name__)
         setattr(self, name, obj)
         return obj
 
@@ -243,13 +243,13 @@ def _numpy_testing_loaded():
     import numpy.testing
     from numpy.testing._private import utils
 
-    from . import _dispatch
+    from . import _objects
 
     for name in NUMPY_TESTING_SCALAR_ASSERTS:
         f = getattr(utils, name)
         if getattr(f, "__module__", "").startswith("xpshim"):
             continue  # already done
-        w = _dispatch.on_host(f"numpy.testing.{name}", f, "xpshim.testing")
+        w = _objects.on_host(f"numpy.testing.{name}", f, "xpshim.testing")
         setattr(utils, name, w)  # assert_equal recurses through this global
         if getattr(numpy.testing, name, None) is f:
             setattr(numpy.testing, name, w)

@@ -14,7 +14,7 @@ import numpy  # noqa: E402
 
 import xpshim  # noqa: E402
 from xpshim import _namespace  # noqa: E402
-from xpshim._dispatch import ufunc  # noqa: E402
+from xpshim._ufunc import ufunc  # noqa: E402
 from xpshim._registry import ROUTED_MODULES  # noqa: E402
 
 import diffcases  # noqa: E402

@@ -144,14 +144,14 @@ def test_where_numpy_raises_for_gpu_arrays_the_error_is_numpys(gpu):
     """Each routed function given GPU arrays at its array parameters in shapes NumPy refuses
     (mismatched, too few dimensions) raises NumPy's exception class (CuPy's own checks raise
     others: the call is run again by NumPy, which raises)."""
-    from xpshim import _dispatch
+    from xpshim import _arguments
 
     h1, h2, h3 = numpy.array([0.5, 1.5, 2.0, 3.0]), numpy.array([[2.0, 1.0], [1.0, 3.0]]), numpy.array([1.0, 2.0, 3.0])
     tried, bad = 0, {}
     with numpy.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for name, npo, xo in routed_callables(skip_random=True):
-            at = {i for i, _ in _dispatch.array_like_params(npo, f"xpshim.{name}")[0]}
+            at = {i for i, _ in _arguments.array_like_params(npo, f"xpshim.{name}")[0]}
             for hs in ((h1, h2), (h2, h1), (h1, h3), (h2, h2, h2), (h3,)):
                 if not all(i in at for i in range(len(hs))):
                     continue
@@ -234,7 +234,7 @@ def test_numpys_docstring_examples_run_on_the_gpu_side(gpu, tmp_path, monkeypatc
 def test_documented_array_parameters_are_converted(gpu):
     """Structural: every parameter NumPy documents as array_like (less _docparams.NOT_DATA) is one
     xpshim's routing converts, for every routed function."""
-    from xpshim import _dispatch, _docparams
+    from xpshim import _arguments, _docparams
 
     missing = []
     for name, npo, _ in routed_callables():
@@ -243,7 +243,7 @@ def test_documented_array_parameters_are_converted(gpu):
             params = inspect.signature(npo).parameters
         except (TypeError, ValueError):
             continue
-        spec = _dispatch.array_like_params(npo, f"xpshim.{name}")
+        spec = _arguments.array_like_params(npo, f"xpshim.{name}")
         for p in (arrays | seqs) & set(params):
             if params[p].kind is params[p].VAR_POSITIONAL:
                 if not spec[2]:
@@ -258,14 +258,14 @@ def test_documented_array_parameters_are_converted(gpu):
 def test_an_empty_list_is_float64_except_where_numpy_reads_indices(gpu):
     """For every routed function taking two array arguments, ``f(int_array, [])`` gives NumPy's
     dtype and values: float64 data (np.append), intp indices (np.take, np.delete)."""
-    from xpshim import _dispatch
+    from xpshim import _arguments
 
     compared, bad = 0, {}
     a = numpy.arange(4)
     with numpy.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for name, npo, xo in routed_callables(skip_random=True):
-            at = {i for i, _ in _dispatch.array_like_params(npo, f"xpshim.{name}")[0]}  # array parameters
+            at = {i for i, _ in _arguments.array_like_params(npo, f"xpshim.{name}")[0]}  # array parameters
             for args in ((a, []), ([], a), (a, [], [])):
                 if not all(i in at for i in range(len(args))):
                     continue

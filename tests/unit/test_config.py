@@ -129,10 +129,11 @@ def test_silent_policy_counts_without_warning():
 def test_out_of_memory_error_names_the_fix(gpu):
     if gpu == "fake":
         import fakecupy
+        from xpshim._route import Route
 
         def boom(*a, **k):
             raise fakecupy.OutOfMemoryError("out of memory allocating 10**15 bytes")
-        r = xpshim._dispatch.Route("xpshim.zeros", boom, "zeros")
+        r = Route("xpshim.zeros", boom, "zeros")
         r._xp, r._cpf = _backend.xp, boom
         with pytest.raises(xpshim.OutOfMemoryError, match="Free GPU arrays"):
             r.gpu(((10**14,),), {})

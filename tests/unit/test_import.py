@@ -46,8 +46,9 @@ def test_cpu_path_loads_no_heavy_module(code):
 
 
 # The routing machinery: what a GPU array needs, loaded on the CPU only when a call needs it
-# (device=, like=; ufuncs, whose class lives in _dispatch). xpshim/_cpupath.py says why.
-ROUTING = ("xpshim._dispatch", "xpshim._handwritten", "xpshim._ndarray", "xpshim._edges", "xpshim._placement",
+# (device=, like=). xpshim/_cpupath.py says why.
+ROUTING = ("xpshim._dispatch", "xpshim._route", "xpshim._arguments", "xpshim._methods", "xpshim._objects",
+           "xpshim._ufuncroute", "xpshim._handwritten", "xpshim._ndarray", "xpshim._edges", "xpshim._placement",
            "xpshim._transfer", "xpshim._docparams", "xpshim._arrayapi", "xpshim._gaps")
 
 
@@ -61,6 +62,15 @@ ROUTING = ("xpshim._dispatch", "xpshim._handwritten", "xpshim._ndarray", "xpshim
 ])
 def test_cpu_functions_load_no_routing_machinery(code):
     assert loaded_after(code, ROUTING) == []
+
+
+def test_cpu_ufuncs_load_no_routing_machinery():
+    # On the CPU path a ufunc is NumPy's ufunc itself: its class (_ufunc) is all it loads; the
+    # routed calls (_ufuncroute) and the machinery under them come once the GPU is live
+    code = ("import xpshim as np\nimport numpy\nx = numpy.ones(3)\n"
+            "np.sqrt(x); np.add(x, 1.0); np.multiply.reduce(x); np.maximum.accumulate(x); np.add.outer(x, x)")
+    assert loaded_after(code, ROUTING) == []
+    assert loaded_after(code, ("xpshim._ufunc",)) == ["xpshim._ufunc"]  # (the call went through xpshim's ufunc)
 
 
 def test_numpy_submodules_load_when_touched():

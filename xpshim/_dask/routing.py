@@ -23,7 +23,7 @@ import numpy
 
 from .settings import chunk_bytes, current
 from .array import DaskArray, compute, dask_value, gather, to_cluster, wrap
-from .. import _device, _dispatch, _fallback, _namespace, _signatures, _transfer
+from .. import _arguments, _cpupath, _device, _fallback, _namespace, _signatures, _transfer, _ufunc
 from .._registry import MUTATING_METHODS, NO_OP_KWARGS, NUMPY_OWN, SEQUENCE_PARAMS, UFUNC_ACCUMULATE, UFUNC_REDUCE
 
 _MISSING = object()
@@ -152,7 +152,7 @@ def _conv(x, array_like):
 def dask_args(npf, args, kwargs):
     """Arguments in Dask's terms: DaskArrays unwrapped; NumPy arrays, and lists at
     NumPy's array-like parameters, sent to the cluster (counted)."""
-    pos, names, var = _dispatch.array_like_params(npf)
+    pos, names, var = _arguments.array_like_params(npf)
     at = {i for i, _ in pos}
     first_var = (pos[-1][0] + 1 if pos else 0) if var else len(args)
     a = [_conv(x, i in at or i >= first_var) for i, x in enumerate(args)]
@@ -323,7 +323,7 @@ def ufunc_call(npu, method, inputs, kwargs):
     return r if out is None else _write_out(out, r)
 
 
-class DaskUfunc(_dispatch.ufunc):
+class DaskUfunc(_ufunc.ufunc):
     """xpshim's ufunc, with DaskArray inputs routed to dask.array."""
 
     __slots__ = ()
@@ -335,13 +335,13 @@ class DaskUfunc(_dispatch.ufunc):
         if has_dask(args, kwargs):
             return ufunc_call(self._np, "__call__", args, kwargs)
         with _on_host():
-            return _dispatch.ufunc.__call__(self, *args, **kwargs)
+            return _ufunc.ufunc.__call__(self, *args, **kwargs)
 
     def _method(self, method, table, args, kwargs):
         if has_dask(args, kwargs):
             return ufunc_call(self._np, method, args, kwargs)
         with _on_host():
-            return _dispatch.ufunc._method(self, method, table, args, kwargs)
+            return _ufunc.ufunc._method(self, method, table, args, kwargs)
 
 
 # ------------------------------------------------------------------ creation
@@ -516,12 +516,12 @@ def _routed(sub, name, obj):
     wrapper.__wrapped__ = getattr(obj, "__wrapped__", obj)
     wrapper.__doc__ = getattr(obj, "__doc__", None)
     # NumPy's C functions do not bind as methods; keep each object's kind.
-    return wrapper if isinstance(obj, types.FunctionType) else _dispatch.non_binding(wrapper)
+    return wrapper if isinstance(obj, types.FunctionType) else _cpupath.non_binding(wrapper)
 
 
 def hook(sub, name, obj):
     """``_namespace.resolve``'s result, made Dask-aware (types, constants and NumPy's own kept)."""
-    if isinstance(obj, _dispatch.ufunc):
+    if isinstance(obj, _ufunc.ufunc):
         return obj if isinstance(obj, DaskUfunc) else DaskUfunc(obj)
     if not callable(obj) or isinstance(obj, (type, types.ModuleType)) or name in NUMPY_OWN:
         return obj

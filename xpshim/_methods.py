@@ -1,0 +1,112 @@
+"""xpshim.ndarray's methods that NumPy's ndarray has and xpshim's class does not define itself.
+
+Each (``method``) runs CuPy's method of the same name where it takes the call's keywords, else
+NumPy's on a host copy (counted, warned). They are put on the class when this module is imported
+(``install_methods``): the modules whose calls answer with GPU arrays (``_route``, ``_objects``,
+``_hostio``) import it.
+"""
+
+import numpy
+
+from . import _backend, _fallback
+from ._arguments import call_gpu, converter, into_host, kwargs_gap, out_of_memory
+from ._ndarray import dev, host, host_only_dtype, ndarray, wrap
+from ._registry import METHOD_ARRAY_ARGS
+
+_SORTS = frozenset({"sort", "argsort"})  # (methods whose kind= CuPy's take as "stable" only: _stable_sort)
+
+
+def method(name):
+    """An ndarray method for GPU arrays: CuPy's method if it has one that takes
+    the given keywords, else NumPy's on a host copy (counted, warned)."""
+    npm = getattr(numpy.ndarray, name)
+    arrays = METHOD_ARRAY_ARGS.get(name, {})
+    sorts = name in _SORTS
+
+    def m(self, *args, **kwargs):
+        # (self._a, a frame less where it is self._d; no local holds the device array: x.resize
+        # counts its references)
+        cm = getattr(self._a if self._d is None or self._st.host else self._d, name, None)
+        if cm is None:
+            return _fallback.run_method(self, name, args, kwargs, f"cupy.ndarray has no {name}()")
+        if sorts:
+            args, kwargs = _stable_sort(args, kwargs)
+        if not kwargs and not arrays:
+            for x in args:
+                if type(x) is ndarray or type(x) is numpy.ndarray:
+                    return wrap(call_gpu(cm, [dev(x) for x in args], kwargs))
+            try:  # (call_gpu's work, inline)
+                r = cm(*args)
+            except _backend.xp.cuda.memory.OutOfMemoryError as e:
+                raise out_of_memory(cm, e) from e
+            return wrap(r)
+        gap = kwargs_gap(getattr(type(self._a), name), kwargs)
+        if gap:
+            return _fallback.run_method(self, name, args, kwargs,
+                                        f"cupy.ndarray.{name}() takes no {', '.join(map(repr, gap))} argument")
+        out = kwargs.get("out")
+        if type(out) is numpy.ndarray:  # a host out= (NumPy's test of clip: choose(..., out=ac)): copied in
+            into_host((out,), m(self, *args, **{k: v for k, v in kwargs.items() if k != "out"}), f"ndarray.{name}")
+            return out
+        if arrays:
+            at = {i: converter(k) for k, i in arrays.items()}
+            args = [at[i](x) if i in at else dev(x) for i, x in enumerate(args)]
+            kwargs = {k: converter(k)(v) if k in arrays else dev(v) for k, v in kwargs.items()}
+        else:
+            args = [dev(x) for x in args]
+            kwargs = {k: dev(v) for k, v in kwargs.items()} if kwargs else kwargs
+        r = call_gpu(cm, args, kwargs)
+        return out if type(out) is ndarray and r is out._a else wrap(r)  # as NumPy: out= itself
+
+    if name == "astype":
+        m = _astype(m)
+    m.__name__ = m.__qualname__ = name
+    m.__qualname__ = f"ndarray.{name}"
+    m.__module__ = "xpshim"
+    m.__wrapped__ = npm
+    m.__doc__ = f"ndarray.{name} on the GPU (cupy.ndarray.{name}; NumPy's on a host copy where CuPy lacks it)\n\n{npm.__doc__}"
+    return m
+
+
+def _astype(routed):
+    """astype: to a dtype with no GPU form, a NumPy array (as np.array makes), else ``routed``."""
+    def astype(self, *args, **kwargs):
+        dt = args[0] if args else kwargs.get("dtype")
+        if dt is not None and host_only_dtype(dt):
+            return host(self, f"astype({numpy.dtype(dt)}) (no GPU form)").astype(*args, **kwargs)
+        return routed(self, *args, **kwargs)
+    return astype
+
+
+def _stable_sort(args, kwargs):
+    """``x.sort``/``x.argsort``'s ``(axis, kind, order)`` and ``stable=`` as CuPy's method takes them:
+    CuPy's sort is always stable and takes kind=None or "stable" only, so NumPy's kinds (checked as
+    NumPy checks them) become the stable sort, as in xpshim's functions (_gaps.compose's sorting;
+    NumPy's own insert asks for kind="mergesort")."""
+    # https://github.com/cupy/cupy/blob/v14.0.0/cupy/_core/core.pyx (ndarray.sort: only "stable")
+    kwargs = dict(kwargs)
+    stable = kwargs.pop("stable", None)
+    if len(args) > 1:
+        kind, args = args[1], args[:1] + args[2:]
+        if len(args) > 1:
+            kwargs["order"], args = args[1], args[:1]
+    else:
+        kind = kwargs.pop("kind", None)
+    if kind is not None:
+        if stable is not None:
+            raise ValueError("`kind` and keyword parameters can't be provided at the same time. "
+                             "Use only one of them.")
+        numpy.empty(0).sort(kind=kind)  # (NumPy's error for a kind it does not know)
+    return args, kwargs
+
+
+def install_methods():
+    """Give xpshim.ndarray every public numpy.ndarray method it does not define itself."""
+    for name in dir(numpy.ndarray):
+        if name.startswith("_") or name in ndarray.__dict__:
+            continue
+        if callable(getattr(numpy.ndarray, name)):
+            setattr(ndarray, name, method(name))
+
+
+install_methods()

@@ -1,0 +1,337 @@
+"""One NumPy name's route on the GPU (``Route``): CuPy's function, or NumPy's answer where CuPy's differs.
+
+``Route.gpu`` runs a call whose arrays are on the GPU (or that the GPU device makes): NumPy's call
+on the host for what has no GPU form (object or string dtypes, NumPy subclasses, ``__array__``
+objects); CuPy's function where it takes the call (with ``_edges``' handler where NumPy's answer
+differs on an edge case, and ``_exact``'s formula where CuPy's loop differs); xpshim's own GPU
+version where CuPy has none or lacks a keyword (``_gaps``); else a counted, warned host fallback
+(``_fallback``). ``Route.cpu`` is NumPy's call, GPU arrays copied over. The wrappers that decide
+which one a call takes are ``_dispatch.function`` (functions) and ``_ufuncroute`` (ufuncs).
+"""
+
+import inspect
+import operator
+
+import numpy
+
+from . import _backend, _docparams, _edges, _exact, _fallback, _gaps, _signatures, _transfer
+from . import _methods  # noqa: F401  (the GPU arrays a route answers with have NumPy's methods)
+from ._arguments import (array_like, array_like_params, array_likes, call_gpu, gpu_args, host_class, into_host, kwargs_gap,
+                         locate, out_of_memory, to_host_args)
+from ._ndarray import arraylike, fresh, host, host_only_dtype, ndarray
+from ._registry import WRITES_INTO
+
+_MISSING = object()
+_FILLS = frozenset({"xpshim.full", "xpshim.full_like"})
+# Functions that read dtypes and values, no array data: NumPy's unless given a GPU array
+_DTYPE_READERS = frozenset({"xpshim.can_cast", "xpshim.result_type", "xpshim.min_scalar_type"})
+# Functions whose answer is their first argument sliced, in its own type (a list stays a list)
+_SLICES_INPUT = frozenset({"xpshim.trim_zeros"})
+
+
+# Functions whose number at position 0 stays a number: read by value, or an int that is a length
+# (isclose: a Python number beside an array is weak, NEP 50; _edges._isclose reads it so)
+# (real, imag: NumPy answers val.real, a Python number's own)
+_BY_VALUE = frozenset({"min_scalar_type", "can_cast", "result_type", "permutation", "choice", "isclose", "real", "imag"})
+
+
+# What CuPy's functions raise where they refuse a call NumPy may take (what is not a CuPy array, a
+# check of their own, a C integer's range); not CUDA's errors, nor running out of memory
+_REFUSALS = (TypeError, ValueError, AttributeError, IndexError, NotImplementedError, OverflowError)
+
+
+# Argument types that are none of what Route.gpu sends to the host (a host-only dtype, a NumPy
+# subclass, poly1d, an object with __array__): xpshim's arrays, Python's numbers, strings, None,
+# classes (dtype=np.float32)
+_NO_HOST_FORM = frozenset({ndarray, int, float, complex, bool, str, type(None), type})
+
+
+def _named_result(npf):
+    """The namedtuple class NumPy's ``npf`` answers with, found by NumPy's naming of them in the
+    function's module (unique_all -> UniqueAllResult, svd -> SVDResult), or None."""
+    space = getattr(getattr(npf, "_implementation", npf), "__globals__", None) or {}  # (its module's names)
+    want = getattr(npf, "__name__", "").replace("_", "").lower() + "result"
+    for k, v in space.items():
+        if k.lower() == want and isinstance(v, type) and issubclass(v, tuple) and hasattr(v, "_fields"):
+            return v
+    return None
+
+
+def _positional(npf):
+    """The names of ``npf``'s parameters that may be given by position, in order."""
+    return tuple(n for n, p in inspect.signature(npf).parameters.items()
+                 if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD))
+
+
+def dtype_position(npf, name="dtype"):
+    """Where ``npf`` takes ``name``: its position (-1: keyword only), or None (not taken)."""
+    try:
+        params = list(inspect.signature(npf).parameters.values())
+    except (TypeError, ValueError):
+        return None
+    for i, p in enumerate(params):
+        if p.name == name:
+            return i if p.kind is p.POSITIONAL_OR_KEYWORD else -1
+    return None
+
+
+def _axis_read(v):
+    """A GPU array given as an axis, as NumPy reads it: a 0-d integer through __index__, a 1-d
+    array of integers as the axes it lists (CuPy's functions take ints and tuples of ints)."""
+    a = v._a
+    if a.ndim == 0:
+        return operator.index(v)
+    if a.ndim == 1 and a.dtype.kind in "iu":
+        return tuple(host(v, "axes given as a GPU array").tolist())
+    return v
+
+
+def _gpu_axis(args, kwargs, at):
+    """The call with an axis given as a GPU array (``for axis in np.arange(3)``) read as NumPy
+    reads it; None if there is none."""
+    if 0 <= at < len(args):
+        if type(args[at]) is ndarray:
+            return (*args[:at], _axis_read(args[at]), *args[at + 1:]), kwargs
+    elif kwargs and type(kwargs.get("axis")) is ndarray:
+        return args, {**kwargs, "axis": _axis_read(kwargs["axis"])}
+    return None
+
+
+def resolve_path(mod, path):
+    """The object at the dotted ``path`` under ``mod`` (``cupy``, ``"linalg.norm"``), or None."""
+    for part in path.split("."):
+        mod = getattr(mod, part, None)
+        if mod is None:
+            return None
+    return mod
+
+
+class Route:
+    """One routed NumPy callable: its NumPy function and where CuPy's is."""
+
+    __slots__ = ("name", "npf", "cupy_path", "spec", "_cpf", "_xp", "_accepts", "_gap", "edge", "dtype_at",
+                 "axis_at", "writes", "named", "out_at", "positional", "as_tuple", "plain_result",
+                 "by_name", "fills")
+
+    def __init__(self, name, npf, cupy_path):
+        self.name, self.npf, self.cupy_path = name, npf, cupy_path
+        pos, names, var = array_like_params(npf, name)
+        # (a number at position 0 becomes a 0-d array, except where it is read by value)
+        self.spec = (pos, names, var, bool(pos) and pos[0][0] == 0 and name.rsplit(".", 1)[-1] not in _BY_VALUE)
+        self.dtype_at = dtype_position(npf)
+        self.axis_at = dtype_position(npf, "axis")
+        self.out_at = dtype_position(npf, "out")
+        if self.out_at == -1:
+            self.out_at = None  # (keyword only)
+        self.positional = _positional(npf) if self.out_at is not None else ()
+        self.writes = name.rsplit(".", 1)[-1] in WRITES_INTO  # (into its first argument)
+        self.edge = _edges.TABLE.get(name)  # NumPy's answer where CuPy's differs on an edge case
+        # NumPy's namedtuple class of its answer (unique_all), or None (an edge case handler decides)
+        self.named = _named_result(npf) if self.edge is None else None
+        self.as_tuple = _docparams.answers_tuple(npf)  # (CuPy's atleast_1d answers a list there)
+        self.plain_result = self.named is None and not self.as_tuple  # (tupled() would hand r back as is)
+        # (gpu()'s checks by name, answered once: most names have none)
+        self.by_name = name in _DTYPE_READERS or name in _SLICES_INPUT
+        self.fills = name in _FILLS
+        self._cpf = self._xp = self._accepts = None
+        self._gap = _MISSING
+
+    @property
+    def cpf(self):
+        xp = _backend.xp
+        if self._xp is not xp:  # resolved per backend module (tests swap in a stand-in)
+            self._cpf = resolve_path(xp, self.cupy_path) if self.cupy_path else None
+            if self._cpf is not None and self.gap is not None and self.gap.replaces:
+                self._cpf = None  # the gap table's version is used instead
+            self._accepts = _signatures.accepted(self._cpf) if self._cpf is not None else None
+            self._cpf = _exact.wrap(self.cupy_path, self._cpf)  # NumPy's formula where CuPy's loop differs
+            self._xp = xp
+        return self._cpf
+
+    @property
+    def gap(self):
+        if self._gap is _MISSING:
+            self._gap = _gaps.lookup(self.name)
+        return self._gap
+
+    def filled(self, args, kwargs, why):
+        """Run the registered gap implementation, or the host fallback (with why)."""
+        g = self.gap
+        if g is not None and g.covers(kwargs, self._accepts or frozenset()):
+            a, kw = gpu_args(args, kwargs, self.spec)
+            try:
+                r = call_gpu(g.fn, a, kw)
+            except _gaps.Decline as e:
+                why = f"{why}, and xpshim's GPU version does not cover this case ({e})"
+            else:
+                return self.tupled(gpu_result(r, args, kwargs))
+        return _fallback.run(self.name, self.npf, args, kwargs, why)
+
+    def gpu(self, args, kwargs):
+        if self.out_at is not None and len(args) > self.out_at:  # out given by position: by keyword
+            args, kwargs = self.by_keyword(args, kwargs)
+        if kwargs and type(kwargs.get("out")) is tuple and len(kwargs["out"]) == 1:
+            kwargs = {**kwargs, "out": kwargs["out"][0]}  # (a ufunc's out=(a,): np.clip reached as a ufunc)
+        if self.by_name:
+            if self.name in _DTYPE_READERS and locate(args, kwargs) != "gpu":
+                return self.npf(*args, **kwargs)  # dtypes and numbers read (np.can_cast([('f1', 'i4')], 'i4'))
+            if self.name in _SLICES_INPUT and args and (type(args[0]) is list or type(args[0]) is tuple):
+                return self.npf(*args, **kwargs)  # NumPy answers a slice of the list itself (no array)
+        if self.writes and args and type(args[0]) is numpy.ndarray:  # (the write must land in it)
+            return self._on_host(args, kwargs, f"{self.name} into a NumPy array")
+        at = self.axis_at
+        if at is not None and ((0 <= at < len(args) and type(args[at]) is ndarray) or
+                               (kwargs and type(kwargs.get("axis")) is ndarray)):
+            args, kwargs = _gpu_axis(args, kwargs, at) or (args, kwargs)
+        for x in (*args, *kwargs.values()) if kwargs else args:  # a NumPy array of object, strings, ...
+            if type(x) in _NO_HOST_FORM:
+                continue  # (xpshim's arrays, numbers, None: none of the cases below; checked in one step)
+            if (type(x) is numpy.ndarray or isinstance(x, numpy.generic)) and host_only_dtype(x.dtype):
+                return self._on_host(args, kwargs, f"{self.name} of a {x.dtype} array (no GPU form)")
+            c = host_class(x)
+            if c is not None:
+                # np.matrix, a masked array, a user's subclass, np.poly1d (alone or in a list beside
+                # GPU arrays: np.concatenate([masked, gpu])): NumPy's call keeps its class
+                why = f"{self.name} of a {c.__name__} (no GPU form)"
+                if locate(args, kwargs) == "gpu":
+                    return _fallback.run(self.name, self.npf, args, kwargs, why)  # (counted, warned)
+                a, kw = to_host_args(args, kwargs, why)
+                return self.npf(*a, **kw)
+            if array_like(x):  # an object whose __array__ gives NumPy's array: read as NumPy reads it
+                return self.gpu(*array_likes(args, kwargs))
+        if self.dtype_at is not None:
+            dt = kwargs.get("dtype") if "dtype" in kwargs else (
+                args[self.dtype_at] if 0 <= self.dtype_at < len(args) else None)
+            if dt is None and self.fills:  # np.full(shape, None): an object array
+                v = args[1] if len(args) > 1 else kwargs.get("fill_value")
+                if v is None or type(v) is str or type(v) is bytes:
+                    dt = object
+            if dt is not None and host_only_dtype(dt):
+                # object, string, datetime, structured: no GPU form; NumPy makes it on the host
+                # (GPU arguments copied there, counted), as np.array(..., dtype=object) does
+                return self._on_host(args, kwargs, f"{self.name} with dtype {numpy.dtype(dt)} (no GPU form)")
+        out = kwargs.get("out") if kwargs else None
+        if type(out) is numpy.ndarray:  # a NumPy out= with GPU inputs: the result is copied into it
+            into_host((out,), self.gpu(args, {k: v for k, v in kwargs.items() if k != "out"}), self.name)
+            return out
+        cpf = self._cpf if self._xp is _backend.xp else self.cpf  # (the property resolves it per backend)
+        if cpf is None:
+            g = self.gap
+            return self.filled(args, kwargs, f"CuPy's {self.cupy_path} is not NumPy's" if g is not None and g.replaces
+                               else f"CuPy has no {self.cupy_path or self.name}")
+        if kwargs:
+            g = self._gap  # (looked up by cpf already, as a rule: the property's frame spared)
+            if g is _MISSING:
+                g = self.gap
+            if g is not None and g.claims(kwargs):
+                return self.filled(args, kwargs, f"CuPy's {self.cupy_path} does not do {', '.join(sorted(g.kwargs & kwargs.keys()))}")
+        if kwargs and self._accepts is not None and not kwargs.keys() <= self._accepts:
+            gap = kwargs_gap(cpf, kwargs)
+            if gap:
+                return self.filled(args, kwargs, f"CuPy's {self.cupy_path} takes no {', '.join(map(repr, gap))} argument")
+        a, kw = gpu_args(args, kwargs, self.spec)
+        if a and type(a[0]) is list and self.spec[3] and self.spec[0][0][1] is arraylike:
+            # a list at the array parameter that is not numeric data ([None], strings): NumPy's call
+            return self._on_host(args, kwargs, f"{self.name} of a list of Python objects (no GPU form)")
+        r, refused = _edges.PASS, None
+        try:
+            if self.edge is not None:
+                r = self.edge(a, kw)
+        except _REFUSALS as e:
+            # (an edge's own raise is NumPy's error: kept; where the edge found the call one NumPy
+            # refuses (_edges.Refused), or CuPy's function it called refused it, NumPy's call below
+            # says what NumPy does)
+            if _calls_back(args, kwargs) or not (isinstance(e, _edges.Refused) or _raised_outside(e)):
+                raise
+            refused = e
+        if r is _edges.PASS and refused is None:
+            try:
+                r = cpf(*a, **kw)  # (call_gpu's work, inline)
+            except _REFUSALS as e:
+                if _calls_back(args, kwargs):
+                    raise  # (a user's function that raised is not called again)
+                refused = e
+            except _backend.xp.cuda.memory.OutOfMemoryError as e:
+                raise out_of_memory(cpf, e) from e
+        if refused is not None:
+            # CuPy's function refused the call: it reads arrays only (``a.dot(b)``, ``isinstance(x,
+            # cupy.ndarray)``), checks otherwise (an empty q as out of range, a 2-d q) or words its
+            # error otherwise; or an edge found the call one NumPy refuses. NumPy's answer on the
+            # host, counted and warned; where NumPy refuses the call, NumPy's error (its class and
+            # message), unwarned
+            return _fallback.run(self.name, self.npf, args, kwargs,
+                                 f"CuPy's {self.cupy_path} refused the call ({type(refused).__name__}: "
+                                 f"{str(refused)[:80]})", errors_unannounced=True)
+        r = gpu_result(r, args, kwargs)
+        return r if self.plain_result else self.tupled(r)
+
+    def by_keyword(self, args, kwargs):
+        """The call with ``out`` and the arguments after it given by keyword (so the answer is
+        ``out`` itself, as NumPy's is: ``r = np.sum(x, None, None, o); r is o``)."""
+        at = self.out_at
+        named = dict(zip(self.positional[at:], args[at:]))
+        return args[:at], {**kwargs, **named}
+
+    def tupled(self, r):
+        """A plain tuple from CuPy as NumPy's named tuple (``unique_all(x).values``), and CuPy's list
+        as a tuple where NumPy answers one (``atleast_1d(a, b)``, ``broadcast_arrays``)."""
+        if type(r) is list and self.as_tuple:
+            return tuple(r)
+        return self.named(*r) if self.named is not None and type(r) is tuple and len(r) == len(self.named._fields) else r
+
+    def _on_host(self, args, kwargs, reason):
+        """NumPy's function on host copies (counted); a GPU out= gets the answer copied in."""
+        out = kwargs.get("out") if kwargs else None
+        if type(out) is ndarray:
+            r = self._on_host(args, {k: v for k, v in kwargs.items() if k != "out"}, reason)
+            out._a[...] = _transfer.to_device(r, f"out= of {self.name}")
+            return out
+        a, kw = to_host_args(args, kwargs, reason)
+        return self.npf(*a, **kw)
+
+    def cpu(self, args, kwargs):
+        if _backend.live and locate(args, kwargs) == "gpu":
+            args, kwargs = to_host_args(args, kwargs, "GPU array to a CPU-device call")
+
+
+        return self.npf(*args, **kwargs)
+
+
+def _raised_outside(e):
+    """Whether ``e`` was raised outside xpshim's own code: by CuPy's function (or the simulated
+    GPU's stand-in for it) or NumPy's, not by an edge's check."""
+    tb = e.__traceback__
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    module = tb.tb_frame.f_globals.get("__name__", "")
+    return not module.startswith("xpshim.") or module.startswith("xpshim._simgpu")
+
+
+def _calls_back(args, kwargs):
+    """Whether a function of the user's is among the arguments (one level into lists)."""
+    return any(callable(x) and not isinstance(x, type) or (type(x) is list or type(x) is tuple) and
+               any(callable(v) and not isinstance(v, type) for v in x)
+               for x in (*args, *(kwargs.values() if kwargs else ())))
+
+
+def gpu_result(r, args, kwargs):
+    """CuPy's result as NumPy gives it: the out= array itself, or the input itself where the
+    function answered with it (nan_to_num(x, copy=False)), else a new xpshim array."""
+    out = kwargs.get("out") if kwargs else None
+    if type(out) is ndarray and _is_out(r, out._a):
+        return out
+    if args:
+        x = args[0]
+        if type(x) is ndarray and r is (x._a if x._d is None or x._st.host else x._d):  # (x._a, a frame less)
+            return x
+    elif kwargs:  # (the input given by keyword: nan_to_num(x=a, copy=False))
+        for v in kwargs.values():
+            if type(v) is ndarray and r is v._a:
+                return v
+    return fresh(r, args)
+
+
+def _is_out(r, o):
+    """Whether CuPy's result is the out= array: itself, or a view of all of it (CuPy's
+    percentile with keepdims=True writes into out= and returns it reshaped)."""
+    return r is o or (type(r) is type(o) and r.size == o.size and r.dtype == o.dtype and r.data.ptr == o.data.ptr)

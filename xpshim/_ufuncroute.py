@@ -1,0 +1,201 @@
+"""A ufunc's calls once a GPU array can exist: where each runs, and the call there.
+
+``_ufunc.ufunc`` calls NumPy's ufunc itself while no GPU array can exist; once the GPU is live it
+calls ``UfuncRoute.call`` (made then, so the CPU path never loads this module). Plain cases take
+the fewest steps: NumPy arrays and numbers are NumPy's call; GPU arrays and Python numbers are
+CuPy's ufunc (``on_gpu``); the rest goes through ``dispatch``, and what has no CuPy form through
+the name's ``Route`` (the gap table's version, or a counted host fallback).
+"""
+
+import numpy
+
+from . import _backend, _device, _fallback, _gaps, _placement, _signatures
+from ._arguments import (NUMPY_SCALARS, array_like, as_indices, call_gpu, host_class, interface_like, into_host,
+                         kwargs_gap, locate, numbers_alone, out_of_memory, to_host_args)
+from ._ndarray import arraylike, dev, fresh, host_only_dtype, ndarray, wrap
+from ._registry import NO_OP_KWARGS
+from ._route import Route, gpu_result
+
+_MISSING = object()
+_HOST_ARRAY = numpy.ndarray
+
+# CuPy's add.at (a scatter-add with atomics) takes these dtypes; its other ufunc.at
+# methods take fewer (subtract.at: int32 and uint32 only), so those, and add.at on
+# other dtypes, run as xpshim's kernel (_gaps.ufuncs.at), in NumPy's order.
+_ADD_AT_DTYPES = frozenset(map(numpy.dtype, ("float16", "float32", "float64", "int32", "uint32", "uint64")))
+
+
+class UfuncRoute:
+    """The routed calls of one xpshim ufunc (``ufunc``, NumPy's ``np``), by its ``Route``."""
+
+    __slots__ = ("ufunc", "np", "name", "route")
+
+    def __init__(self, ufunc, npu, modname):
+        self.ufunc, self.np, self.name = ufunc, npu, npu.__name__
+        self.route = Route(f"{modname}.{npu.__name__}", npu, npu.__name__)
+
+    def call(self, *args, **kwargs):
+        """The ufunc's call once a GPU array can exist (``ufunc``'s ``_point`` makes it so)."""
+        if not _backend.live:
+            return self.np(*args, **kwargs)
+        if len(args) > 1 and len(args) > self.np.nin:  # out given by position: NumPy's out=
+            nin = self.np.nin
+            kwargs = {**kwargs, "out": args[nin:] if len(args) - nin > 1 else args[nin]}
+            args = args[:nin]
+        if not kwargs or (len(kwargs) == 1 and "out" in kwargs):  # the common cases, without a call to locate
+            if not kwargs and len(args) == 1 and type(args[0]) in NUMPY_SCALARS:  # (np.sqrt(s) in a loop)
+                return self.np(args[0])
+            on_host = on_gpu = False
+            for x in args:
+                t = type(x)
+                if t is _HOST_ARRAY:
+                    on_host = True
+                elif t is ndarray and not x._st.host and x._d is not None:  # (x._a is x._d)
+                    on_gpu = True
+                elif t in NUMPY_SCALARS:
+                    on_host = True
+                elif t is not float and t is not int:
+                    break
+            else:
+                if on_gpu:
+                    if not on_host:  # GPU arrays and Python numbers only (and out=, a GPU array)
+                        if not kwargs:
+                            return self.on_gpu(args, None)
+                        out = kwargs["out"]
+                        if type(out) is ndarray and not out._st.host and out._d is not None:
+                            return self.on_gpu(args, out)
+                elif on_host and not kwargs:  # NumPy arrays and numbers only
+                    r = self.np(*args)
+                    if type(r) is _HOST_ARRAY and r.size >= _placement.limit:
+                        p = _placement.promote(r, args, kwargs)
+                        return p if p is r else wrap(p)
+                    return r
+        return self.dispatch(args, kwargs)
+
+    def on_gpu(self, args, out):
+        """``dispatch``'s answer for GPU arrays whose data is on the device and Python numbers, with
+        no keyword or only ``out=``, a GPU array likewise (``np.sqrt(a)``, ``np.add(a, 1.0)``,
+        ``np.add(a, b, out=c)``), in fewer steps: none of its checks applies."""
+        r = self.route
+        cpf = r._cpf if r._xp is _backend.xp else r.cpf  # (the property resolves it per backend)
+        if cpf is None:
+            return r.gpu(args, {} if out is None else {"out": out})
+        try:
+            if out is not None:
+                res = cpf(*[x._d if type(x) is ndarray else x for x in args], out=out._d)
+            elif len(args) == 1:
+                res = cpf(args[0]._d)
+            else:
+                res = cpf(*[x._d if type(x) is ndarray else x for x in args])
+        except _backend.xp.cuda.memory.OutOfMemoryError as e:
+            raise out_of_memory(cpf, e) from e
+        res = fresh(res, args)
+        return res if out is None else out  # (NumPy answers with out= itself)
+
+    def dispatch(self, args, kwargs):
+        """The call's device from its arguments, and the call there."""
+        loc = locate(args, kwargs)
+        if loc is None:  # scalars and lists: small; numbers alone, NumPy's scalar on either device
+            loc = "cpu" if _device.placing() or numbers_alone(args, kwargs) else _device.current_device()
+        if loc == "cpu":
+            r = self.np(*args, **kwargs)
+            if type(r) is numpy.ndarray and r.size >= _placement.limit:
+                p = _placement.promote(r, args, kwargs)
+                return p if p is r else wrap(p)
+            return r
+        r = self.route
+        for x in args:  # a NumPy longdouble, object, ... operand: no GPU form, NumPy's loop
+            if type(x) is ndarray:
+                continue
+            if (type(x) is numpy.ndarray or isinstance(x, numpy.generic)) and host_only_dtype(x.dtype):
+                a, kw = to_host_args(args, kwargs, f"{r.name} of a {x.dtype} operand (no GPU form)")
+                return self.np(*a, **kw)
+            if host_class(x) is not None or array_like(x) or interface_like(x):
+                return self.not_arrays(args, kwargs)
+        cpf = r.cpf
+        if cpf is None:  # (the gap table's version, or the host: through the function route, which
+            return r.gpu(args, kwargs)  # also takes a host out= and a ufunc's out=(a,))
+        if not kwargs:
+            return fresh(call_gpu(cpf, [x._a if type(x) is ndarray else arraylike(x) for x in args], kwargs), args)
+        out = kwargs.get("out")
+        if type(out) is tuple and len(out) == 1:
+            kwargs = dict(kwargs, out=out[0])
+        outs = out if type(out) is tuple else (out,)
+        if any(type(o) is numpy.ndarray for o in outs):
+            # a host out= (NumPy's in-place operators on a NumPy array with a GPU operand): the
+            # GPU result is copied into it (counted), so the write lands where NumPy puts it
+            into_host(outs, self.ufunc(*args, **{k: v for k, v in kwargs.items() if k != "out"}), r.name)
+            return out[0] if type(out) is tuple and len(out) == 1 else out
+        gap = [k for k in kwargs if k not in _signatures.UFUNC_KWARGS and NO_OP_KWARGS.get(k, _MISSING) is not kwargs[k]]
+        if gap:
+            return _fallback.run(r.name, self.np, args, kwargs,
+                                 f"CuPy's ufuncs take no {', '.join(map(repr, gap))} argument")
+        a = [arraylike(x) for x in args]
+        kw = {k: tuple(map(dev, v)) if k == "out" and type(v) is tuple else dev(v) for k, v in kwargs.items()}
+        res = fresh(call_gpu(cpf, a, kw), args)
+        if out is not None:
+            return out if type(out) is not tuple or len(out) != 1 else out[0]
+        return res
+
+    def not_arrays(self, args, kwargs):
+        """A ufunc given a NumPy subclass instance (a masked array, a matrix, a user's subclass) or
+        an array-like object (``__array__``), which CuPy's ufuncs refuse: NumPy's call for the
+        subclass (its class kept; GPU operands copied over, counted and warned), the NumPy array
+        an array-like object gives for it."""
+        c = next(type(x) for x in args if host_class(x) is not None or array_like(x) or interface_like(x))
+        # (NumPy's call, as the functions' route runs it for subclasses: __array_wrap__ keeps the
+        # class, pandas' objects survive a ufunc so)
+        why = f"{self.route.name} of a {c.__name__} (no GPU form)"
+        if locate(args, kwargs) == "gpu":
+            return _fallback.run(self.route.name, self.np, args, kwargs, why)
+        a, kw = to_host_args(args, kwargs, why)
+        return self.np(*a, **kw)
+
+    def method(self, method, table, args, kwargs):
+        """The ufunc's ``method`` (``reduce``, ``at``, ...) once a GPU array can exist: CuPy's
+        reduction named in ``table``, CuPy's method, xpshim's GPU version, or NumPy's on the host."""
+        npm = getattr(self.np, method)
+        loc = locate(args, kwargs)
+        if loc is None:
+            loc = "cpu" if _device.placing() else _device.current_device()
+        if loc == "cpu":
+            r = npm(*args, **kwargs)
+            if type(r) is numpy.ndarray and r.size >= _placement.limit:  # (outer grows)
+                p = _placement.promote(r, args, kwargs)
+                return p if p is r else wrap(p)
+            return r
+        name = f"{self.route.name}.{method}"
+        via = table.get(self.name) if table else None
+        if via is not None and len(args) == 1:
+            f = getattr(_backend.xp, via)
+            kw = dict(kwargs)
+            kw.setdefault("axis", 0)  # ufunc.reduce and .accumulate default to axis 0
+            if not kwargs_gap(f, kw):
+                return wrap(call_gpu(f, [arraylike(args[0])], {k: dev(v) for k, v in kw.items()}))
+        if method == "at" and len(args) >= 2:
+            # at(a, indices, b): a tuple of indices is one per axis, not an array
+            ind = args[1]
+            ind = tuple(as_indices(v) if type(v) is list else dev(v) for v in ind) if type(ind) is tuple else as_indices(ind)
+            conv = [dev(args[0]), ind, *(arraylike(x) for x in args[2:])]
+        else:
+            conv = None
+        if method == "outer" or (method == "at" and self.name == "add" and len(args) >= 1
+                                 and getattr(args[0], "dtype", None) in _ADD_AT_DTYPES):
+            cm = getattr(self.route.cpf, method, None)
+            if cm is not None and not kwargs:
+                return wrap(call_gpu(cm, conv or [arraylike(x) for x in args], {}))
+        why = f"CuPy has no {self.name}.{method}"
+        g = _gaps.lookup(name)
+        pre = ()
+        if g is None:
+            g, pre = _gaps.lookup(f"ufunc.{method}"), (self.np,)
+        if g is not None and g.covers(kwargs):
+            a = conv or [arraylike(x) for x in args]
+            kw = {k: dev(v) for k, v in kwargs.items()}
+            try:
+                r = call_gpu(g.fn, [*pre, *a], kw)
+            except _gaps.Decline as e:
+                why = f"{why}, and xpshim's GPU version does not cover this case ({e})"
+            else:
+                return gpu_result(r, args, kwargs)
+        return _fallback.run(name, npm, args, kwargs, why, writeback_first=(method == "at"))
