@@ -109,7 +109,9 @@ def resolve_path(mod, path):
 class Route:
     """One routed NumPy callable: its NumPy function and where CuPy's is."""
 
-    __slots__ = ("name", "npf", "cupy_path", "spec", "_cpf", "_xp", "_accepts", "_gap", "edge", "dtype_at",
+    # (resolved: CuPy's function, made per backend module resolved_for; read directly on the
+    # ufunc fast path, _ufuncroute, without the cpf property's frame)
+    __slots__ = ("name", "npf", "cupy_path", "spec", "resolved", "resolved_for", "_accepts", "_gap", "edge", "dtype_at",
                  "axis_at", "writes", "named", "out_at", "positional", "as_tuple", "plain_result",
                  "by_name", "fills")
 
@@ -133,20 +135,20 @@ class Route:
         # (gpu()'s checks by name, answered once: most names have none)
         self.by_name = name in _DTYPE_READERS or name in _SLICES_INPUT
         self.fills = name in _FILLS
-        self._cpf = self._xp = self._accepts = None
+        self.resolved = self.resolved_for = self._accepts = None
         self._gap = _MISSING
 
     @property
     def cpf(self):
         xp = _backend.xp
-        if self._xp is not xp:  # resolved per backend module (tests swap in a stand-in)
-            self._cpf = resolve_path(xp, self.cupy_path) if self.cupy_path else None
-            if self._cpf is not None and self.gap is not None and self.gap.replaces:
-                self._cpf = None  # the gap table's version is used instead
-            self._accepts = _signatures.accepted(self._cpf) if self._cpf is not None else None
-            self._cpf = _exact.wrap(self.cupy_path, self._cpf)  # NumPy's formula where CuPy's loop differs
-            self._xp = xp
-        return self._cpf
+        if self.resolved_for is not xp:  # resolved per backend module (tests swap in a stand-in)
+            self.resolved = resolve_path(xp, self.cupy_path) if self.cupy_path else None
+            if self.resolved is not None and self.gap is not None and self.gap.replaces:
+                self.resolved = None  # the gap table's version is used instead
+            self._accepts = _signatures.accepted(self.resolved) if self.resolved is not None else None
+            self.resolved = _exact.wrap(self.cupy_path, self.resolved)  # NumPy's formula where CuPy's loop differs
+            self.resolved_for = xp
+        return self.resolved
 
     @property
     def gap(self):
@@ -214,7 +216,7 @@ class Route:
         if type(out) is numpy.ndarray:  # a NumPy out= with GPU inputs: the result is copied into it
             into_host((out,), self.gpu(args, {k: v for k, v in kwargs.items() if k != "out"}), self.name)
             return out
-        cpf = self._cpf if self._xp is _backend.xp else self.cpf  # (the property resolves it per backend)
+        cpf = self.resolved if self.resolved_for is _backend.xp else self.cpf  # (the property resolves it per backend)
         if cpf is None:
             g = self.gap
             return self.filled(args, kwargs, f"CuPy's {self.cupy_path} is not NumPy's" if g is not None and g.replaces

@@ -77,7 +77,7 @@ class UfuncRoute:
         no keyword or only ``out=``, a GPU array likewise (``np.sqrt(a)``, ``np.add(a, 1.0)``,
         ``np.add(a, b, out=c)``), in fewer steps: none of its checks applies."""
         r = self.route
-        cpf = r._cpf if r._xp is _backend.xp else r.cpf  # (the property resolves it per backend)
+        cpf = r.resolved if r.resolved_for is _backend.xp else r.cpf  # (the property resolves it per backend)
         if cpf is None:
             return r.gpu(args, {} if out is None else {"out": out})
         try:

@@ -134,7 +134,7 @@ def test_out_of_memory_error_names_the_fix(gpu):
         def boom(*a, **k):
             raise fakecupy.OutOfMemoryError("out of memory allocating 10**15 bytes")
         r = Route("xpshim.zeros", boom, "zeros")
-        r._xp, r._cpf = _backend.xp, boom
+        r.resolved_for, r.resolved = _backend.xp, boom
         with pytest.raises(xpshim.OutOfMemoryError, match="Free GPU arrays"):
             r.gpu(((10**14,),), {})
     else:
