@@ -920,9 +920,12 @@ class ndarray(metaclass=_NdarrayMeta):
 
     def __array_function__(self, func, types, args, kwargs):
         """NumPy's functions called on GPU arrays by code that imported NumPy itself: NumPy's
-        code, reading GPU arrays as counted host copies, as without this protocol; but those
-        that write into an argument (``numpy.put_along_axis(x, ...)``, ``copyto``, ``place``, ...)
-        run as xpshim's, on the GPU, so that the write lands in ``x`` and not in a lost copy."""
+        code, reading GPU arrays as counted host copies, as without this protocol, answering as
+        for a NumPy subclass (``__array_wrap__``: numpy.linalg's answers are GPU arrays). Those
+        that write into an argument (``numpy.put_along_axis(x, ...)``, ``copyto``, ``place``, ...),
+        and those whose answer is a view of an argument (``numpy.ravel(x)``: found after NumPy's
+        call, whose host copies were counted), run as xpshim's, on the GPU, so that the write
+        lands in ``x`` and not in a lost copy."""
         if not all(t is ndarray or issubclass(t, numpy.ndarray) for t in types):
             return NotImplemented
         on_host = _host_args(args, kwargs)
