@@ -156,6 +156,9 @@ def converter(name, fname=None):
     """How an array-like parameter called ``name`` (of the function ``fname``) is put in CuPy's terms."""
     if name == "choices":
         return _choices
+    c = _C_INDICES.get(fname)
+    if c is not None and name in c:
+        return c[name]
     if (name in _INDEX_PARAMS and fname not in _EMPTY_IS_FLOAT) or name in _INDEX_PARAMS_OF.get(fname, ()):
         return as_indices
     return _seq if name in SEQUENCE_PARAMS else arraylike
@@ -169,6 +172,33 @@ def as_indices(v):
     return arraylike(v)
 
 
+def c_indices(casting):
+    """The converter of an index parameter of NumPy's C methods (``take``, ``put``, ``repeat``;
+    NumPy's functions of those names call them): Python data cast item by item to intp, as NumPy's
+    C code does (``a.take([0.5, 1.7])`` takes 0 and 1, ``a.repeat(2.0)`` repeats twice); an array
+    whose dtype does not cast to intp by ``casting`` (take's is "same_kind", the others' "safe") is
+    NumPy's TypeError, where CuPy's kernels truncate floats or do not compile
+    (cupy/_core/_routines_indexing.pyx)."""
+    def convert(v):
+        if type(v) is ndarray or type(v) is numpy.ndarray or _backend.is_raw_gpu_array(v):
+            check_index_dtype(v.dtype, casting)
+            return arraylike(v)
+        return _transfer.to_device(numpy.asarray(v, dtype=numpy.intp), "array-like argument")
+    return convert
+
+
+def check_index_dtype(dt, casting="safe"):
+    """NumPy's TypeError for an index array of a dtype that does not cast to intp by ``casting``."""
+    if not numpy.can_cast(dt, numpy.intp, casting):
+        raise TypeError(f"Cannot cast array data from {numpy.dtype(dt)!r} to {numpy.dtype(numpy.intp)!r} "
+                        f"according to the rule {casting!r}")
+
+
+_SAFE, _SAME_KIND = c_indices("safe"), c_indices("same_kind")
+# NumPy's C methods' index parameters, as functions and as methods (c_indices)
+_C_INDICES = {"xpshim.take": {"indices": _SAME_KIND}, "xpshim.put": {"ind": _SAFE}, "xpshim.repeat": {"repeats": _SAFE},
+              "ndarray.take": {"indices": _SAME_KIND}, "ndarray.put": {"indices": _SAFE},
+              "ndarray.repeat": {"repeats": _SAFE}}
 # Parameters NumPy reads as indices (an empty list is intp there), and functions that read
 # another one so (bincount's x: counts of non-negative ints)
 _INDEX_PARAMS = frozenset({"indices", "ind", "obj"})

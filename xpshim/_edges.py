@@ -320,14 +320,14 @@ def _refuses(check, rest=None):
     return edge
 
 
-def _not_indices(at, name):
+def _not_indices(at, name, casting="safe"):
     """An index array (parameter ``name``) that NumPy cannot cast to intp safely (floats: NumPy's
     TypeError). CuPy's kernels read any dtype: choose and put truncate floats, take's kernel does
     not compile (``indices % index_range``): cupy/_core/_routines_indexing.pyx, _ndarray_choose,
     _ndarray_put, _take_kernel_core."""
     def check(xp, args, kwargs):
         v = call_arg(args, kwargs, at, name)
-        return isinstance(v, xp.ndarray) and not numpy.can_cast(v.dtype, numpy.intp)
+        return isinstance(v, xp.ndarray) and not numpy.can_cast(v.dtype, numpy.intp, casting)
     return check
 
 
@@ -1055,7 +1055,7 @@ TABLE = {
     **{f"xpshim.fft.{n}": _refuses(_fft_axes_refused(n), _fft_whole_axis(n))
        for n in ("fft2", "ifft2", "fftn", "ifftn", "rfft2", "irfft2", "rfftn", "irfftn")},
     "xpshim.choose": _refuses(_not_indices(0, "a")),
-    "xpshim.take": _refuses(_not_indices(1, "indices")),
+    "xpshim.take": _refuses(_not_indices(1, "indices", "same_kind")),  # (take's C code casts same_kind)
     "xpshim.put": _refuses(_not_indices(1, "ind")),
     "xpshim.compress": _refuses(_compress_refused),
     "xpshim.polyval": _polyval,

@@ -9,7 +9,7 @@ NumPy's on a host copy (counted, warned). They are put on the class when this mo
 import numpy
 
 from . import _backend, _fallback
-from ._arguments import call_gpu, converter, into_host, kwargs_gap, out_of_memory
+from ._arguments import call_gpu, check_index_dtype, converter, into_host, kwargs_gap, out_of_memory
 from ._ndarray import dev, host, host_only_dtype, ndarray, wrap
 from ._registry import METHOD_ARRAY_ARGS
 
@@ -22,6 +22,9 @@ def method(name):
     npm = getattr(numpy.ndarray, name)
     arrays = METHOD_ARRAY_ARGS.get(name, {})
     sorts = name in _SORTS
+    qualname = f"ndarray.{name}"
+    # (x.choose(choices): x is the index array, which CuPy's kernel truncates where it is floats)
+    indexed = name == "choose"
 
     def m(self, *args, **kwargs):
         # (self._a, a frame less where it is self._d; no local holds the device array: x.resize
@@ -31,6 +34,8 @@ def method(name):
             return _fallback.run_method(self, name, args, kwargs, f"cupy.ndarray has no {name}()")
         if sorts:
             args, kwargs = _stable_sort(args, kwargs)
+        elif indexed:
+            check_index_dtype(self.dtype)
         if not kwargs and not arrays:
             for x in args:
                 if type(x) is ndarray or type(x) is numpy.ndarray:
@@ -49,9 +54,9 @@ def method(name):
             into_host((out,), m(self, *args, **{k: v for k, v in kwargs.items() if k != "out"}), f"ndarray.{name}")
             return out
         if arrays:
-            at = {i: converter(k) for k, i in arrays.items()}
+            at = {i: converter(k, qualname) for k, i in arrays.items()}
             args = [at[i](x) if i in at else dev(x) for i, x in enumerate(args)]
-            kwargs = {k: converter(k)(v) if k in arrays else dev(v) for k, v in kwargs.items()}
+            kwargs = {k: converter(k, qualname)(v) if k in arrays else dev(v) for k, v in kwargs.items()}
         else:
             args = [dev(x) for x in args]
             kwargs = {k: dev(v) for k, v in kwargs.items()} if kwargs else kwargs

@@ -957,3 +957,47 @@ def test_parameters_numpy_documents_as_arrays_only_refuse_lists(gpu, name, npo, 
     with xpshim.device("gpu"), pytest.raises(TypeError) as got:
         xo([1, 2], numpy.float32)
     assert str(got.value) == str(want.value)
+
+
+_C_INDEX_CALLS = {  # NumPy's C methods with an index parameter, as methods and as NumPy's functions
+    "a.take(i)": lambda m, a, i: a.take(i), "take(a, i)": lambda m, a, i: m.take(a, i),
+    "a.repeat(i)": lambda m, a, i: a.repeat(i), "repeat(a, i)": lambda m, a, i: m.repeat(a, i),
+    "a.put(i, 7)": lambda m, a, i: (a.put(i, 7), a)[1], "put(a, i, 7)": lambda m, a, i: (m.put(a, i, 7), a)[1],
+}
+_C_INDEX_VALUES = {"floats": [0.5, 1.7, 2.0], "tuple": (0.0, 2.0, 1.0), "bools": [True, False, True], "float": 1.0,
+                   "NumPy float": numpy.float64(2.0), "strings": ["1", "0", "2"], "empty": [], "float array": numpy.array([0.0, 1.0, 2.0]),
+                   "int array": numpy.array([2, 0, 1]), "uint64 array": numpy.array([2, 0, 1], dtype=numpy.uint64)}
+
+
+@pytest.mark.parametrize("call", list(_C_INDEX_CALLS))
+@pytest.mark.parametrize("value", list(_C_INDEX_VALUES))
+def test_index_parameters_of_numpys_c_methods_read_as_numpy_reads_them(gpu, call, value):
+    """``take``/``put``/``repeat``'s index parameter, as a method or NumPy's function: Python data
+    cast item by item to intp as NumPy's C code does (a list of floats takes their whole parts), an
+    array of floats NumPy's TypeError; on the GPU with no host run (CuPy's kernels truncate floats
+    or do not compile)."""
+    f, v = _C_INDEX_CALLS[call], _C_INDEX_VALUES[value]
+    try:
+        want = f(numpy, numpy.array([10, 20, 30]), v)
+    except (TypeError, ValueError) as e:
+        with xpshim.device("gpu"), pytest.raises(type(e)) as got:
+            f(xpshim, xpshim.asarray([10, 20, 30]), xpshim.asarray(v) if isinstance(v, numpy.ndarray) else v)
+        assert str(got.value) == str(e)
+        return
+    with xpshim.device("gpu"):
+        got = f(xpshim, xpshim.asarray([10, 20, 30]), xpshim.asarray(v) if isinstance(v, numpy.ndarray) else v)
+    assert _same(want, got)
+    assert not xpshim.stats()["fallbacks"]
+
+
+@pytest.mark.parametrize("how", ["method", "function"])
+def test_choose_of_float_indices_is_numpys_error(gpu, how):
+    """``x.choose(choices)`` with ``x`` of floats: NumPy's TypeError (CuPy's kernel truncates them)."""
+    def call(m, x, c):
+        return x.choose(c) if how == "method" else m.choose(x, c)
+
+    with pytest.raises(TypeError) as want:
+        call(numpy, numpy.array([0.2, 1.9]), [numpy.array([1, 2]), numpy.array([3, 4])])
+    with xpshim.device("gpu"), pytest.raises(TypeError) as got:
+        call(xpshim, xpshim.asarray([0.2, 1.9]), [xpshim.asarray([1, 2]), xpshim.asarray([3, 4])])
+    assert str(got.value) == str(want.value)
