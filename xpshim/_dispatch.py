@@ -13,10 +13,10 @@ import inspect
 
 import numpy
 
-from . import _arrayapi, _backend, _device, _hostfast, _placement, _transfer
+from . import _arrayapi, _backend, _device, _fallback, _hostfast, _placement
 from ._arguments import locate, numbers_alone
 from ._cpupath import describe as _describe, where as _where
-from ._ndarray import host_only_dtype, ndarray, wrap
+from ._ndarray import ndarray, wrap
 from ._route import Route, dtype_position
 
 _HOST_OPERAND = frozenset({numpy.ndarray, int, float, complex, bool})
@@ -24,16 +24,6 @@ _PLAIN_KW = frozenset({int, float, bool, str, type(None)})  # keyword values tha
 _PLAIN_ARG = _PLAIN_KW | {complex, type}  # (and dtypes: np.zeros(5, np.float32), np.full(3, 1j))
 # Functions whose first argument is the shape of what they make (a small int: NumPy's, in auto mode)
 SHAPE_FIRST = frozenset({"xpshim.zeros", "xpshim.ones", "xpshim.empty", "xpshim.full"})
-
-
-def _numbers_result(r):
-    """NumPy's result of a call on numbers alone, on the GPU device: its scalars as they are, an
-    array (np.atleast_1d(3), np.where(True, 1, 2)) on the device (counted)."""
-    if type(r) is numpy.ndarray and not host_only_dtype(r.dtype):
-        return wrap(_transfer.to_device(r, "a result of numbers alone"))
-    if type(r) is tuple or type(r) is list:
-        return type(r)(map(_numbers_result, r))
-    return r
 
 
 def follow_like(f, npf, args, kwargs):
@@ -180,7 +170,7 @@ def function(modname, name, npf, cupy_path, creation=False):
                     r = _placement.arrayless(route, args, kwargs)
                     return wrap(r) if _backend.is_raw_gpu_array(r) else r
                 if scalar_answer and numbers_alone(args, kwargs):
-                    return _numbers_result(npf(*args, **kwargs))
+                    return _fallback.result_to_device(npf(*args, **kwargs), "a result of numbers alone")
             return route.gpu(args, kwargs)
 
     return _describe(functools.update_wrapper(wrapper, npf, assigned=(), updated=()), modname, name, npf,

@@ -26,15 +26,17 @@ def to_host(x, reason):
     return x
 
 
-def _to_device(r):
+def result_to_device(r, reason="fallback result"):
+    """NumPy's result of a call made on the host, as the GPU device gives it: its arrays (in
+    tuples, lists and namedtuples too) copied to the GPU (counted), its scalars as they are."""
     if type(r) is numpy.ndarray:
         if host_only_dtype(r.dtype):
             return r  # object, strings, ... have no GPU form: NumPy's array, as np.array(..., dtype=object)
-        return wrap(_transfer.to_device(r, "fallback result"))
+        return wrap(_transfer.to_device(r, reason))
     if type(r) is tuple or type(r) is list:
-        return type(r)(map(_to_device, r))
+        return type(r)(result_to_device(v, reason) for v in r)
     if isinstance(r, tuple) and hasattr(r, "_fields"):
-        return type(r)(*map(_to_device, r))
+        return type(r)(*(result_to_device(v, reason) for v in r))
     return r
 
 
@@ -83,7 +85,7 @@ def run(name, npf, args, kwargs, reason, writeback_first=False, errors_unannounc
         _write_back(out, hkw["out"])
         if r is hkw["out"] or (type(r) is tuple and type(out) is tuple):
             return out
-    return _to_device(r)
+    return result_to_device(r)
 
 
 def _resize_check(self, kwargs):
@@ -130,4 +132,4 @@ def run_method(self, name, args, kwargs, reason):
             self._a[...] = back  # in place, so views of self see it too
         else:
             self._a = back  # resize(): NumPy too refuses it when views exist
-    return _to_device(r)
+    return result_to_device(r)

@@ -98,10 +98,7 @@ def _stable_sort(args, kwargs):
     else:
         kind = kwargs.pop("kind", None)
     if kind is not None:
-        if stable is not None:
-            raise ValueError("`kind` and keyword parameters can't be provided at the same time. "
-                             "Use only one of them.")
-        numpy.empty(0).sort(kind=kind)  # (NumPy's error for a kind it does not know)
+        numpy.empty(0).sort(kind=kind, stable=stable)  # (NumPy's errors: a kind it does not know, or both)
     return args, kwargs
 
 
