@@ -6,8 +6,16 @@ With ``XPSHIM_SIMULATE_GPU=1`` the GPU is the simulated one (``xpshim._simgpu``)
 neither CuPy nor the driver is looked at.
 
 Where the GPU may be chosen, ``preload`` starts CuPy's import on a thread at ``import xpshim``
-(``_preload``), and auto mode leaves the choice to the first call that needs it (``pending``);
-``gpu_status`` waits for that import, and settles the choice.
+(``_preload``; on the simulated GPU a thread that stands for it), and auto mode leaves the choice
+to the first call that needs it (``pending``); ``gpu_status`` waits for that import, and settles
+the choice.
+
+The GPU array module is read as ``_backend.xp``, and only so. While the choice is pending that
+attribute does not exist: reading it lands in this module's ``__getattr__``, which settles the
+choice first (``gpu_status``) and answers CuPy, or None where no GPU turned out usable. Once
+settled it is a plain module attribute again, free to read. So no code can see the module before
+the device is chosen: the class of "read the backend while the choice is pending" is closed here,
+not audited name by name (``tests/unit/test_first_call.py`` calls every public name then).
 """
 
 import ctypes
@@ -19,12 +27,14 @@ from typing import NamedTuple
 from . import _config
 from ._errors import DeviceError
 
-# The GPU array module (CuPy) once loaded; None until then.
+# The GPU array module (CuPy) once loaded; None until then. Read from outside as ``xp``
+# (published by _publish, or settled first by __getattr__ while the choice is pending).
+_xp = None
 xp = None
 # True once a GPU array may exist; the CPU fast path checks only this.
 live = False
 # True from `import xpshim` in auto mode, with CuPy's import started on a thread, until the
-# first call that needs the device settles it (gpu_status): `live` is True meanwhile, `xp` None.
+# first call that needs the device settles it (gpu_status): `live` is True meanwhile, `xp` absent.
 pending = False
 _preloading = None  # xpshim._preload once CuPy's import has started there (loaded only then)
 class GpuStatus(NamedTuple):  # (not a dataclass: that module costs 1 ms of every import)
@@ -75,8 +85,19 @@ def preload():
     """At ``import xpshim``: start CuPy's import on a thread where the GPU may be chosen
     (``_preload`` says why these conditions, and why no CUDA call); True if it started."""
     global _preloading
-    if (_config.simulate_gpu or _config.requested_device not in ("auto", "gpu") or forced is not None
-            or importlib.util.find_spec("cupy") is None or _driver() is None):
+    if _config.requested_device not in ("auto", "gpu") or forced is not None:
+        return False
+    if _config.simulate_gpu:
+        if _config.requested_device != "auto":
+            return False
+        # the simulated GPU takes the real one's start-up path: a thread stands for CuPy's import
+        # (XPSHIM_SIMULATE_IMPORT_MS long), and auto mode's choice waits for the first call
+        from . import _preload
+
+        _preload.start(simulated_s=_config.simulate_import_ms / 1e3)
+        _preloading = _preload
+        return True
+    if importlib.util.find_spec("cupy") is None or _driver() is None:
         return False
     from . import _preload  # (only here: the CPU path does not load it)
 
@@ -90,7 +111,25 @@ def defer_choice():
     call that needs the device decides (``gpu_status`` settles it)."""
     global pending
     pending = True
+    _publish()
     mark_live()
+
+
+def _publish():
+    """``xp`` as a plain attribute once the choice is made; absent while it is pending, so that
+    reading it settles the choice first (``__getattr__``)."""
+    if pending:
+        globals().pop("xp", None)
+    else:
+        globals()["xp"] = _xp
+
+
+def __getattr__(name):
+    # (PEP 562: reached only while ``xp`` is absent, that is while auto mode's choice is pending)
+    if name == "xp":
+        gpu_status()
+        return _xp
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def gpu_status():
@@ -110,13 +149,21 @@ def _settle():
     global pending, live
     pending = False
     live = _status.usable
+    _publish()
     _changed()
 
 
 def _probe():
-    global xp
+    global _xp
     if _config.simulate_gpu:
-        status, xp = _simulated()
+        _preloading and _preloading.wait()  # (the thread that stands for CuPy's import)
+        if _unusable_once:
+            _unusable_once.clear()
+            _xp = None
+            _publish()
+            return GpuStatus(False, "simulated: made unusable for this choice by a test")
+        status, _xp = _simulated()
+        _publish()
         return status
     if importlib.util.find_spec("cupy") is None:
         return GpuStatus(False, "CuPy is not installed (pip install cupy-cuda12x, or cupy-cuda13x for "
@@ -134,7 +181,8 @@ def _probe():
         cupy.empty(1)  # the first allocation is where a runtime/driver mismatch shows
     except Exception as exc:  # any failure here means "not usable", and we say which
         return GpuStatus(False, f"CuPy cannot use the GPU ({type(exc).__name__}: {exc})")
-    xp = cupy
+    _xp = cupy
+    _publish()
     name = cupy.cuda.runtime.getDeviceProperties(0)["name"]
     name = name.decode() if isinstance(name, bytes) else name
     return GpuStatus(True, f"{count} CUDA device(s), device 0 is {name}", count)
@@ -165,7 +213,7 @@ def require_gpu(who, fix=None):
             "`python -m xpshim info` shows what was detected."
         )
     mark_live()
-    return xp
+    return _xp
 
 
 def mark_live():
@@ -201,18 +249,39 @@ def install(module, reason="installed by hand", placement=False):
 
     Tests use this with a NumPy-backed stand-in; returns a function that undoes it.
     """
-    global xp, _status, live, forced
-    saved = (xp, _status, live, forced)
-    xp, _status, live, forced = module, GpuStatus(True, reason, 1), True, ("gpu", placement)
+    global _xp, _status, live, forced, pending
+    saved = (_xp, _status, live, forced, pending)
+    _xp, _status, live, forced, pending = module, GpuStatus(True, reason, 1), True, ("gpu", placement), False
+    _publish()
     _raw_types.clear()
     _changed()
 
     def undo():
-        global xp, _status, live, forced
-        xp, _status, live, forced = saved
+        global _xp, _status, live, forced, pending
+        _xp, _status, live, forced, pending = saved
+        _publish()
         _raw_types.clear()
         _changed()
     return undo
+
+
+_unusable_once = []  # defer_again(usable=False): the next settling on the simulated GPU finds none
+
+
+def defer_again(usable=True):
+    """For tests: put auto mode back in the state ``import xpshim`` leaves it in where the GPU
+    may be chosen (``pending``, the module unread), so that the next call meets an undecided
+    device; with ``usable=False`` (simulated GPU only) that choice then finds no usable GPU.
+    Arrays made before stay valid."""
+    global _status, _xp
+    if forced is not None or _preloading is None:
+        raise RuntimeError("defer_again: only where auto mode deferred its choice at import")
+    _status, _xp = None, None
+    if not usable:
+        _unusable_once.append(True)
+    _raw_types.clear()
+    defer_choice()
+    _changed()
 
 
 # --- classification: never import CuPy for it --------------------------------------
@@ -227,7 +296,7 @@ def is_raw_gpu_array(x):
     if hit is None:
         if pending:
             gpu_status()  # (CuPy may be half-imported on its thread until then)
-        cp = xp or sys.modules.get("cupy")
+        cp = _xp or sys.modules.get("cupy")
         hit = cp is not None and isinstance(x, cp.ndarray)
         _raw_types[t] = hit
     return hit

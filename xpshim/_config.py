@@ -12,6 +12,8 @@ XPSHIM_REPORT    path                write ``xpshim.stats()`` there as JSON at e
 XPSHIM_CROSSOVER elements            in auto mode, arrays smaller than this stay on the CPU
                                      (default: the calibrated value, else 2**15; see _placement)
 XPSHIM_SIMULATE_GPU 0 | 1            1: NumPy on the CPU acts as the GPU, with CuPy's API (xpshim/_simgpu)
+XPSHIM_SIMULATE_IMPORT_MS ms         the simulated GPU's stand-in for CuPy's import on a thread, in
+                                     auto mode (default 20; tests lengthen it)
 XPSHIM_PINNED_RESULTS_MAX bytes      pinned memory that live copies from the GPU may hold (_pinned)
 XPSHIM_REGISTERED_MAX bytes          host memory registered in place for repeated uploads (_register)
 XPSHIM_DASK_SCHEDULER, XPSHIM_DASK_CHUNK_TYPE, XPSHIM_DASK_CHUNK_BYTES   Dask mode (xpshim/_dask)
@@ -75,6 +77,23 @@ report_path = _read_report()
 SEEDS = ("learn", "eager", "off")
 seeds = _read("XPSHIM_SEEDS", SEEDS, "learn")
 simulate_gpu = _read("XPSHIM_SIMULATE_GPU", ("0", "1"), "0") == "1"
+
+
+def _read_ms(var, default):
+    raw = os.environ.get(var, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 600_000:
+        raise ConfigError(f"{var}={raw!r} is not a duration in milliseconds; use a number from 0 to "
+                          f"600000 (e.g. {var}=500), or unset {var} for the default, {default}")
+    return value
+
+
+simulate_import_ms = _read_ms("XPSHIM_SIMULATE_IMPORT_MS", 20.0)
 
 # The size-aware placement of auto mode (xpshim/_placement.py). The default sits between the
 # crossovers measured on an H200 (benchmarks/results/h200-v4.md, "crossover"): NumPy matches

@@ -96,11 +96,12 @@ def empty_pinned(shape, dtype=float, order="C"):
     the bus's speed (about 54 GB/s on an H200, against 18-25 GB/s from ordinary memory through
     staging). Without a usable GPU it is ``numpy.empty``. Fill it, then ``np.asarray`` it."""
     shape = _shape(shape)
-    if not _backend.live or _backend.xp.__name__ != "cupy":
+    xp = _backend.xp if _backend.live else None  # (settles auto mode's choice: pinned memory is CUDA's)
+    if xp is None or xp.__name__ != "cupy":
         return numpy.empty(shape, dtype, order)
     from . import _pinned
 
-    return _pinned.empty_pinned(_backend.xp, shape, dtype, order)
+    return _pinned.empty_pinned(xp, shape, dtype, order)
 
 
 def zeros_pinned(shape, dtype=float, order="C"):
@@ -119,10 +120,12 @@ def get_array_module(*args):
 
 
 def free_gpu_memory():
-    """Return CuPy's cached, unused GPU memory blocks to the driver."""
-    if _backend.xp is not None:
-        _backend.xp.get_default_memory_pool().free_all_blocks()
-        _backend.xp.get_default_pinned_memory_pool().free_all_blocks()
+    """Return CuPy's cached, unused GPU memory blocks to the driver (nothing to return before the
+    device is chosen, or without a GPU: the choice is not forced for it)."""
+    xp = None if _backend.pending else _backend.xp
+    if xp is not None:
+        xp.get_default_memory_pool().free_all_blocks()
+        xp.get_default_pinned_memory_pool().free_all_blocks()
 
 
 # -- random: the global seed and Generators ----------------------------------
@@ -134,8 +137,26 @@ def seed(seed=None):
     on each device, not the same numbers on both.
     """
     numpy.random.seed(seed)
-    if _backend.live:
-        _backend.xp.random.seed(seed)
+    if _backend.pending:
+        # auto mode has not chosen the device yet: kept, and given to CuPy's generator when the
+        # GPU is chosen (_seed_when_settled), so that a program's first line does not start the
+        # GPU; nothing can draw from CuPy's generator before then
+        _SEED_LATER[:] = [seed]
+        return
+    xp = _backend.xp if _backend.live else None
+    if xp is not None:
+        xp.random.seed(seed)
+
+
+_SEED_LATER = []  # [seed] given to random.seed while auto mode's choice was pending
+
+
+@_backend.on_change
+def _seed_when_settled():
+    if _SEED_LATER and not _backend.pending:
+        seed_ = _SEED_LATER.pop()
+        if _backend.live and _backend.xp is not None:
+            _backend.xp.random.seed(seed_)
 
 
 def default_rng(seed=None):

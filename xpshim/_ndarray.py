@@ -163,7 +163,8 @@ _cupy_ndarray = None  # cupy.ndarray once the backend is live (set by _bind_cupy
 def _bind_cupy():
     """wrap() recognises CuPy arrays by type while the GPU is live."""
     global _cupy_ndarray
-    _cupy_ndarray = _backend.xp.ndarray if _backend.live and _backend.xp is not None else None
+    # (not while auto mode's choice is pending: reading xp would settle it; settling tells us again)
+    _cupy_ndarray = _backend.xp.ndarray if _backend.live and not _backend.pending and _backend.xp is not None else None
 
 
 _bind_cupy()

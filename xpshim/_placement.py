@@ -59,7 +59,9 @@ _NUMERIC = frozenset("biufc")
 def refresh():
     """Take the crossover into use (when the GPU becomes live, and by tests)."""
     global limit
-    limit = _device.crossover()[0] if _backend.live else sys.maxsize
+    # (while auto mode's choice is pending, nothing is placed: placing() settles it first, and
+    # settling calls this again; a calibration file's GPU name would settle it here)
+    limit = _device.crossover()[0] if _backend.live and not _backend.pending else sys.maxsize
     _transfer.device_use_hook = used_on_device if _backend.live else None  # (large host operands)
 
 

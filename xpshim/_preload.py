@@ -70,24 +70,29 @@ _waited = None      # seconds the first wait blocked (None: nothing has waited y
 _hooked = False
 
 
-def _work():
+def _work(simulated_s=None):
     global _error, _took
     t0 = time.perf_counter()
     try:
-        import cupy  # noqa: F401  (CuPy and what it imports: no xpshim module, no CUDA call)
+        if simulated_s is None:
+            import cupy  # noqa: F401  (CuPy and what it imports: no xpshim module, no CUDA call)
+        else:
+            time.sleep(simulated_s)  # the simulated GPU: CuPy's import stood for by its duration
     except BaseException as exc:  # kept for gpu_status, which reports it as it did before
         _error = exc
     _took = time.perf_counter() - t0
 
 
-def start():
-    """Start importing CuPy on a thread (once); later calls do nothing."""
+def start(simulated_s=None):
+    """Start importing CuPy on a thread (once); later calls do nothing. ``simulated_s``: the
+    simulated GPU's stand-in, a thread that only takes that long (``XPSHIM_SIMULATE_IMPORT_MS``),
+    so that calls made while "CuPy" is still importing are exercised without a GPU."""
     global _thread, _hooked
     if _thread is not None:
         return
     import threading  # (only here: the CPU path never loads it)
 
-    _thread = threading.Thread(target=_work, name="xpshim-cupy-import")
+    _thread = threading.Thread(target=_work, args=(simulated_s,), name="xpshim-cupy-import")
     _thread.start()
     if not _hooked and hasattr(os, "register_at_fork"):
         os.register_at_fork(before=wait)  # a child never inherits a half-imported CuPy

@@ -121,7 +121,9 @@ print(json.dumps({"started": _preload.started(), "cupy": "cupy" in sys.modules, 
     ("XPSHIM_DEVICE=auto", {"XPSHIM_DEVICE": "auto"}, {}, True),
     ("XPSHIM_DEVICE=gpu", {"XPSHIM_DEVICE": "gpu"}, {}, True),
     ("XPSHIM_DEVICE=cpu", {"XPSHIM_DEVICE": "cpu"}, {}, False),
-    ("simulated GPU", {"XPSHIM_SIMULATE_GPU": "1"}, {}, False),
+    # (the simulated GPU's stand-in thread: it only sleeps, for the pending path's sake; no CuPy)
+    ("simulated GPU", {"XPSHIM_SIMULATE_GPU": "1"}, {}, True),
+    ("simulated GPU, gpu mode", {"XPSHIM_SIMULATE_GPU": "1", "XPSHIM_DEVICE": "gpu"}, {}, False),
     ("CuPy not installed", {}, {"cupy_found": False}, False),
     ("no driver", {}, {"driver": False}, False),
 ])
@@ -129,6 +131,8 @@ def test_thread_starts_only_where_the_gpu_may_be_chosen(tmp_path, case, env, kw,
     state, err = run(tmp_path, "import xpshim\n" + STATE, **kw, **env)
     assert state["started"] is started, case
     assert err == ""
+    if env.get("XPSHIM_SIMULATE_GPU"):
+        assert state["cupy"] is False and state["cuinit"] == 0
     if not started:
         # nothing imported early, and no thread (the CPU path loads no CuPy: test_import.py)
         assert state["threads"] == ["MainThread"]
@@ -137,6 +141,8 @@ def test_thread_starts_only_where_the_gpu_may_be_chosen(tmp_path, case, env, kw,
         # auto mode: no cuInit at import (a fork after it can still use CUDA in the child)
         assert state["cuinit"] == 0
         assert state["pending"] is started
+    elif env.get("XPSHIM_SIMULATE_GPU"):
+        assert state["pending"] is False  # (gpu mode chooses at import; no driver is asked)
     else:
         assert state["cuinit"] == 1 and state["pending"] is False  # gpu mode checks the GPU at import, as before
 
@@ -152,10 +158,10 @@ def test_the_first_call_waits_and_settles_the_choice(tmp_path):
     state, err = run(tmp_path, """
         import xpshim as np
         from xpshim import _backend, _preload, _ndarray
-        before = (len(CUINIT), _backend.pending, _backend.xp)
+        before = (len(CUINIT), _backend.pending, "xp" not in vars(_backend))  # (xp: read only once settled)
         why = np.why_device()
         bound = _ndarray._cupy_ndarray is sys.modules["cupy"].ndarray  # (the listeners heard of CuPy)
-        print(json.dumps({"before": [before[0], before[1], before[2] is None], "why": why, "cuinit": CUINIT,
+        print(json.dumps({"before": list(before), "why": why, "cuinit": CUINIT,
                           "bound": bound,
                           "pending": _backend.pending, "live": _backend.live, "xp": _backend.xp.__name__,
                           "info": _preload.describe(), "log": LOG}))

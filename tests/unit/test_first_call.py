@@ -1,0 +1,84 @@
+"""A program's first call, made while auto mode's device choice is still pending (right after
+``import xpshim as np``, with CuPy's import under way on its thread): every public name answers
+what it answers once the device is chosen (``tests/support/first_calls.py``, in a fresh process).
+
+On the simulated GPU the stand-in for CuPy's import is a thread that sleeps
+(``XPSHIM_SIMULATE_IMPORT_MS``), so the pending state and the wait for the import are the real
+ones; on a real GPU (``-m gpu``) the same script runs with CuPy in auto and gpu mode.
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import _real_gpu
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCRIPT = os.path.join(ROOT, "tests", "support", "first_calls.py")
+
+
+def _run(env, *args, code=None):
+    e = {k: v for k, v in os.environ.items() if not k.startswith("XPSHIM_") and k != "NUMBA_ENABLE_CUDASIM"}
+    e.update(env, PYTHONPATH=ROOT)
+    cmd = [sys.executable, SCRIPT, *args] if code is None else [sys.executable, "-c", code]
+    r = subprocess.run(cmd, cwd=ROOT, env=e, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr[-3000:]
+    return r.stdout.strip().splitlines()[-1]
+
+
+_SIM = {"XPSHIM_SIMULATE_GPU": "1", "XPSHIM_DEVICE": "auto", "XPSHIM_SIMULATE_IMPORT_MS": "300"}
+
+
+def _needs_real_gpu():
+    if not _real_gpu():
+        pytest.skip("no usable CUDA GPU")
+
+
+@pytest.mark.parametrize("case", [
+    pytest.param((_SIM, ()), id="simulated-auto"),
+    pytest.param((_SIM, ("--unusable",)), id="simulated-auto-no-gpu-found"),
+    pytest.param(({"XPSHIM_DEVICE": "auto"}, ()), id="cuda-auto", marks=pytest.mark.gpu),
+    pytest.param(({"XPSHIM_DEVICE": "gpu"}, ()), id="cuda-gpu", marks=pytest.mark.gpu),
+])
+def test_every_public_name_called_before_the_choice_answers_as_after_it(case):
+    env, args = case
+    if "XPSHIM_SIMULATE_GPU" not in env:
+        _needs_real_gpu()
+    got = json.loads(_run(env, *args))
+    assert got["calls"] > 600, got["calls"]  # (the generator reached the names)
+    deferred = env["XPSHIM_DEVICE"] == "auto"
+    assert got["pending"] == (got["calls"] if deferred else 0)  # (each call met an undecided device)
+    assert got["bad"] == {}
+
+
+_SEEDED = """
+import json, xpshim as np
+{before}
+np.random.seed(5)
+a = np.random.rand(100003)          # past the crossover: drawn on the GPU
+b = np.random.randint(0, 10, 5)     # small: NumPy's generator, on the host
+print(json.dumps([np.asnumpy(a)[:5].tolist(), np.asnumpy(b).tolist(), type(a).__name__]))
+"""
+
+
+@pytest.mark.parametrize("where", ["simulated", pytest.param("cuda", marks=pytest.mark.gpu)])
+def test_a_seed_given_before_the_choice_holds_on_the_device_chosen(where):
+    """``np.random.seed(0)`` as a program's first line keeps the GPU's start for later, and the
+    GPU's generator is seeded when the device is chosen: the draws are those of a program that
+    seeded after the GPU had started."""
+    env = dict(_SIM) if where == "simulated" else {"XPSHIM_DEVICE": "auto"}
+    if where == "cuda":
+        _needs_real_gpu()
+    first = json.loads(_run(env, code=_SEEDED.format(before="from xpshim import _backend; assert _backend.pending")))
+    after = json.loads(_run(env, code=_SEEDED.format(before="np.zeros(100003).sum()  # the GPU chosen first")))
+    assert first == after
+    assert first[2] == "ndarray"
+
+
+def test_the_seed_alone_leaves_the_choice_pending():
+    out = _run(_SIM, code="import xpshim as np; from xpshim import _backend; np.random.seed(0); "
+                          "print(_backend.pending, 'xp' in vars(_backend))")
+    assert out == "True False"  # (nothing read the backend: it is still unread, and undecided)
