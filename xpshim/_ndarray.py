@@ -93,6 +93,7 @@ def _own(r, pinned=False):
     o._st = _storage.new(r, pinned, o)
     o._b = o._hv = o._p = None
     o._n = 0
+    o._v = False
     return o
 
 
@@ -109,6 +110,7 @@ def _view(r, root, pinned=True):
     o._b = owner
     o._hv = o._p = None
     o._n = 0
+    o._v = False
     return o
 
 
@@ -122,6 +124,7 @@ def _host_part(x, key, h):
     o._hv = h
     o._p = (x, key)
     o._n = 0
+    o._v = False
     return o
 
 
@@ -426,6 +429,42 @@ def _value(v):
     return v
 
 
+def _items(x):
+    """``iter(x)``: NumPy's iteration, ``x[i]`` for each ``i`` read when the loop asks for it, so
+    a loop sees the writes it makes (``for i, v in enumerate(a[:-1]): a[i + 1] += v``). Nothing
+    is read before the first step (``np.iterable(x)`` copies nothing). A 1-d array of numbers
+    moves to the host at the first step (one counted copy; every view of it goes along, and the
+    next GPU use moves it back), so its elements are NumPy's scalars at NumPy's speed, not one
+    device read each; rows of a larger array are views, as NumPy's."""
+    if _meta(x).ndim == 1 and not x._st.host:
+        _placement.loop_to_host(x)
+    for i in range(len(x)):
+        yield x[i]
+
+
+def _element(r, key):
+    """``x[key]`` where CuPy answered ``r``, a 0-d view: NumPy's scalar, which is a value. So a
+    copy of the element, made on the device in stream order (no synchronisation: later writes to
+    ``x`` are queued after it), marked as a value (``_v``: its in-place operators rebind, as a
+    NumPy scalar's do). An index with an Ellipsis (``x[...]`` of a 0-d array) is NumPy's 0-d view."""
+    if key is Ellipsis or (type(key) is tuple and any(k is Ellipsis for k in key)):
+        return wrap(r)
+    o = _own(_copy_element(r))
+    o._v = True
+    return o
+
+
+def _copy_element(r):
+    """A new 0-d device array holding ``r``'s element: one device-to-device copy of its bytes
+    (cudaMemcpyAsync: no kernel launch), else CuPy's copy."""
+    try:
+        c = _backend.xp.empty((), r.dtype)
+        c.data.copy_from_device_async(r.data, r.itemsize)
+        return c
+    except AttributeError:  # (the simulated GPU's memory has no pointers)
+        return r.copy()
+
+
 def _negative_zero(v):
     return bool(numpy.signbit(numpy.real(v)) or numpy.signbit(numpy.imag(v)))
 
@@ -460,7 +499,9 @@ class ndarray(metaclass=_NdarrayMeta):
     # _b: the array owning the storage (None for the owner itself: NumPy's base);
     # _n: consecutive scalar accesses (_placement.scalar_access); _s: the user's line that made
     # it, where a loop may come to index it (set by fresh(), else unset)
-    __slots__ = ("_st", "_d", "_hv", "_b", "_p", "_n", "_s", "_x", "__weakref__")
+    # _v: True for an element read (x[i], x[i, j]): NumPy's scalar, a value of its own that no
+    # write to x changes and whose in-place operators rebind instead of writing (_element)
+    __slots__ = ("_st", "_d", "_hv", "_b", "_p", "_n", "_s", "_x", "_v", "__weakref__")
     __array_priority__ = 100.0
     __hash__ = None
     _xpshim_device = "gpu"  # (get_device reads it without loading this module: _cpupath)
@@ -498,6 +539,7 @@ class ndarray(metaclass=_NdarrayMeta):
         self._d, self._st, self._b, self._hv, self._p = r, _storage.new(r), None, None, None
         if getattr(self, "_n", None) is None:
             self._n = 0
+            self._v = False
         _storage.register(self, r)
 
     def _set_h(self, v):
@@ -756,13 +798,9 @@ class ndarray(metaclass=_NdarrayMeta):
         return len(_meta(self))
 
     def __iter__(self):
-        if self._st.host and _hview(self).ndim == 1:
-            return iter(_hview(self).copy())  # NumPy scalars, as NumPy's iteration gives
-        if self._a.ndim == 0:
+        if _meta(self).ndim == 0:
             raise TypeError("iteration over a 0-d array")
-        if self._a.ndim == 1:  # one copy for the whole loop (not one per element), NumPy's scalars
-            return iter(host(self, "iteration"))
-        return map(wrap, self._a)  # rows: views, as NumPy's (a write to one lands in the array)
+        return _items(self)
 
     def __contains__(self, v):
         found = self._a == operand(v) if self._a.ndim == 0 else (self._a == operand(v)).any()
@@ -845,19 +883,22 @@ class ndarray(metaclass=_NdarrayMeta):
         n = self._n + 1  # an element or a small part, as a loop over an array reads it
         if n < _placement.MIGRATE_AFTER:
             self._n = n
-            return wrap(r)
+            return wrap(r) if ndim else _element(r, key)
         if basic and not _device.placing():
             # (scalar_access's answer where arrays are not placed by size: nothing moves, and
             # the count starts again; a basic key's host_key is the key itself)
             self._n = 0
-            return wrap(r)
+            return wrap(r) if ndim else _element(r, key)
         del r, a
         hk = _placement.host_key(key)  # (None: GPU arrays in the key; the data stays on the GPU)
         if hk is not None and _placement.scalar_access(self, n):
             return self[key]
-        return wrap(self._a[key] if basic else self._a[_index(self, key)])
+        r = self._a[key] if basic else self._a[_index(self, key)]
+        return wrap(r) if r.ndim else _element(r, key)
 
     def __setitem__(self, key, value):
+        if self._v:  # (NumPy's scalar, which an element read gives, takes no assignment)
+            raise TypeError(f"'numpy.{_meta(self).dtype.name}' object does not support item assignment")
         st = self._st
         if st.host:
             t = type(key)
@@ -1274,8 +1315,13 @@ def _reflected(op, hop):
     return f
 
 
-def _inplace(op, hop):
+def _inplace(op, hop, binary):
     def f(self, other):
+        if self._v:  # an element read is NumPy's scalar: `s += 1` makes a new value, as there
+            r = binary(self, other)
+            if type(r) is ndarray and not r._d.ndim:
+                r._v = True
+            return r
         st = self._st
         if st.host or _device.placing():  # where moves happen: one at a time with the writes
             with _storage.lock(st):
@@ -1317,7 +1363,7 @@ for _n, _op in BINARY.items():
     setattr(ndarray, f"__{_n}__", _binary(_op, _HOST_BINARY[_n]))
     setattr(ndarray, f"__r{_n}__", _reflected(_op, _HOST_BINARY[_n]))
 for _n, _op in INPLACE.items():
-    setattr(ndarray, f"__i{_n}__", _inplace(_op, _HOST_INPLACE[_n]))
+    setattr(ndarray, f"__i{_n}__", _inplace(_op, _HOST_INPLACE[_n], getattr(ndarray, f"__{_n}__")))
 for _n, _op in COMPARE.items():
     setattr(ndarray, f"__{_n}__", _compare(_n, _op))
 for _n, _op in UNARY.items():

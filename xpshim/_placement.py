@@ -329,6 +329,18 @@ def scalar_access(x, n):
     return True
 
 
+def loop_to_host(x):
+    """A Python loop over the elements of the 1-d GPU array ``x`` (its iteration) begins: its
+    storage moves to the host, in any mode, where it can (numbers, memory xpshim owns), so the
+    loop reads NumPy's scalars at NumPy's speed and sees its own writes; True if it moved."""
+    st = x._st
+    if st.host or st.d.dtype.kind not in _NUMERIC or not _storage.movable(st):
+        return False
+    _storage.to_host(st, f"iteration over {st.d.size} elements")
+    _host_data(st.h)
+    return True
+
+
 def back_to_device(x):
     """Move the storage of ``x`` back to the GPU (counted): every view of it goes with it."""
     st = x._st

@@ -560,16 +560,26 @@ def test_version_is_numpys_and_xpshims_own_is_apart():
 
 # ---------------------------------------------------------------- 7. iteration copies once
 
+def _moved():
+    return transfers() + xpshim.stats()["placement"]["to_host"]["count"]
+
+
 def test_iterating_a_gpu_array_copies_once(gpu):
-    """for v in x, list(x), sum(x), sorted(x), matplotlib's hist(x): one copy, NumPy's scalars."""
+    """for v in x, list(x), sum(x), sorted(x), matplotlib's hist(x): the data moves to the host
+    once, at the loop's first step, and NumPy's scalars come out; a later loop reads it there, and
+    after GPU work on the array (which moves it back) the next loop moves it once again."""
     h = numpy.linspace(0.0, 1.0, 1000)
     with xpshim.device("gpu"):
-        g = xpshim.asarray(h)
         for use in (list, sum, sorted, tuple, lambda x: [v for v in x], lambda x: max(x)):
-            before = transfers()
+            g = xpshim.asarray(h)
+            before = _moved()
             got = use(g)
-            assert transfers() - before == 1, use
+            assert _moved() - before == 1, use
             assert got == use(h)
+            again = use(g)
+            assert _moved() - before == 1 and again == got, use  # (still on the host: nothing moved)
+            g += 0.0  # GPU work: back to the device (counted apart)
+            assert use(g) == got and _moved() - before == 2, use
         assert type(next(iter(g))) is numpy.float64
         rows = list(xpshim.asarray(numpy.arange(6.0).reshape(3, 2)))
         rows[0][0] = 9.0  # rows are views, as NumPy's

@@ -107,7 +107,6 @@ ARRAY_COPIES = {
     "get()": lambda x: x.get(),
     "xpshim.asnumpy": xpshim.asnumpy,
     "tolist() of a 1-d array": lambda x: x.tolist(),
-    "iteration": lambda x: list(x),
 }
 
 
@@ -120,6 +119,23 @@ def test_an_array_copy_is_still_an_array_copy(gpu, name, shape):
     got = ARRAY_COPIES[name](x)
     assert numpy.array_equal(numpy.asarray(got), h)
     assert _counts() == {"host_to_device": (0, 0), "device_to_host": (1, h.nbytes), "values_read": (0, 0)}, name
+
+
+@pytest.mark.parametrize("shape", ["1", "3"])
+def test_iteration_moves_the_array_once_at_its_first_step(gpu, shape):
+    """A loop over a 1-d GPU array reads NumPy's scalars from the host: its storage moves there at
+    the first step (one move, counted with the placement's), and ``iter(x)`` alone moves nothing."""
+    h = _host(numpy.float64, shape)
+    x = xpshim.asarray(h)
+    xpshim.reset_stats()
+    it = iter(x)
+    assert xpshim.stats()["placement"]["to_host"]["count"] == 0 and _counts()["device_to_host"] == (0, 0)
+    got = list(it)
+    assert [type(v) for v in got] == [numpy.float64] * len(h) and numpy.array_equal(got, h)
+    moved = xpshim.stats()["placement"]["to_host"]
+    assert (moved["count"], moved["bytes"]) == (1, h.nbytes)
+    assert all(s.startswith(__file__) for s in moved["sites"]), moved["sites"]  # (told at the loop's line)
+    assert _counts() == {"host_to_device": (0, 0), "device_to_host": (0, 0), "values_read": (0, 0)}
 
 
 def test_values_read_warn_under_the_copy_policy(gpu, monkeypatch):
