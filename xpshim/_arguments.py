@@ -14,7 +14,7 @@ import numpy
 
 from . import _backend, _docparams, _signatures, _transfer
 from ._errors import OutOfMemoryError
-from ._ndarray import arraylike, dev, host, ndarray, on_host_part
+from ._ndarray import arraylike, dev, host, ndarray, on_host_part, wrap
 from ._registry import ARRAY_PARAMS, NO_OP_KWARGS, SEQUENCE_PARAMS, SEQUENCE_PARAMS_OF
 
 _MISSING = object()
@@ -93,6 +93,27 @@ def into_host(outs, r, name):
     for o, v in zip(outs, r if type(r) is tuple else (r,)):
         if o is not None:
             o[...] = host(v, f"out= of a NumPy array ({name})") if type(v) is ndarray else v
+
+
+def host_outs(out):
+    """Whether NumPy arrays are among ``out=`` (one array, or a ufunc's tuple of them)."""
+    return type(out) is numpy.ndarray or (type(out) is tuple and any(type(o) is numpy.ndarray for o in out))
+
+
+def through_stand_ins(out, run, name):
+    """A GPU computation writing into NumPy ``out=`` arrays: ``run(out')`` with each NumPy array of
+    ``out`` replaced by an empty GPU array of its shape and dtype, so that the call has NumPy's
+    ``out=`` semantics (the computation's dtype, the casting check, as for a GPU ``out=``), then
+    each stand-in copied into its NumPy array (one counted copy each). Answers ``out`` itself, as
+    NumPy does."""
+    single = type(out) is not tuple
+    outs = (out,) if single else out
+    subs = tuple(wrap(_backend.xp.empty(o.shape, o.dtype)) if type(o) is numpy.ndarray else o for o in outs)
+    run(subs[0] if single else subs)
+    for o, s in zip(outs, subs):
+        if s is not o:
+            o[...] = host(s, f"out= of a NumPy array ({name})")
+    return out
 
 
 def host_class(x):

@@ -565,6 +565,14 @@ class ndarray(metaclass=_NdarrayMeta):
     mT = property(lambda s: wrap(s._a.mT), doc="Matrix-transposed view (last two axes).")
     base = property(lambda s: s._b, doc="The array owning the memory this is a view of (None for its owner).")
 
+    def setflags(self, write=None, align=None, uic=None):
+        """``numpy.ndarray.setflags``: a GPU array's memory is always writeable and aligned, so
+        only what keeps it so is taken; ``write=False`` raises NumPy's ValueError, saying what to
+        do instead (the array would otherwise stay writeable behind a flag that says not)."""
+        for name, value in (("writeable", write), ("aligned", align), ("writebackifcopy", uic)):
+            if value is not None:
+                refuse_flag(name, value)
+
     def _reshape_in_place(self, shape):
         a = self._a
         a.shape = shape
@@ -1104,10 +1112,8 @@ class Flags:
     def __setattr__(self, name, value):
         name = self._KEYS.get(name, name)
         if name in ("writeable", "aligned", "writebackifcopy"):
-            if bool(value) == getattr(self, name):
-                return  # already so
-            raise ValueError(f"cannot set the {name} flag of a GPU array to {bool(value)} (GPU memory is "
-                             "always writeable and aligned); copy it to the host (xpshim.asnumpy) for that")
+            refuse_flag(name, value)
+            return
         object.__setattr__(self, name, value)
 
     __setitem__ = __setattr__
@@ -1122,6 +1128,17 @@ class Flags:
 
     def __repr__(self):
         return "".join(f"  {n.upper()} : {getattr(self, n)}\n" for n, _ in self._BITS)
+
+
+def refuse_flag(name, value):
+    """A flag set as it is (nothing to do), or NumPy's ValueError, saying what to do instead: a
+    GPU array's memory is always writeable and aligned (CuPy's arrays have no write protection,
+    so a read-only GPU array would be one that writes still reach)."""
+    if bool(value) == getattr(Flags, name):
+        return
+    raise ValueError(f"cannot set the {name} flag of a GPU array to {bool(value)}: GPU memory is always writeable "
+                     "and aligned. For data that must not change, keep a NumPy copy (h = xpshim.asnumpy(x); "
+                     "h.setflags(write=False)), or run on the CPU (XPSHIM_DEVICE=cpu)")
 
 
 def c_strides(shape, itemsize):

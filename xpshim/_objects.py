@@ -39,6 +39,22 @@ def _size(k, v):
 
 # Methods of GPU objects that write into their first argument (besides every out=)
 _WRITES_FIRST = frozenset({"shuffle"})
+# NumPy's Generator methods that check their out= array's layout before drawing, and whether
+# they want it C-ordered (numpy/random/_common.pyx, check_output; its callers in _generator.pyx).
+# CuPy's check differs in its words and takes what it has copied over from a NumPy array
+# (cupy/random/_generator_api.pyx, Generator._check_output_array): NumPy's is made here.
+_OUT_LAYOUT = {"random": False, "standard_normal": False, "standard_exponential": False, "standard_gamma": True}
+
+
+def _check_out_layout(name, out):
+    """NumPy's ValueError for an out= array its random method ``name`` cannot fill in place."""
+    c_only = _OUT_LAYOUT.get(name)
+    if c_only is None or out is None:
+        return
+    f = out.flags
+    if not (f.writeable and f.aligned and out.dtype.isnative and (f.c_contiguous or (f.f_contiguous and not c_only))):
+        raise ValueError(f"Supplied output array must be {'C-' if c_only else ''}contiguous, writable, aligned, and "
+                         "in machine byte-order.")
 
 
 def _writes_back(label, name, f, twin):
@@ -58,6 +74,8 @@ def _writes_back(label, name, f, twin):
             back.append((args[0], d))
             args = (d, *args[1:])
         out = kwargs.get("out") if kwargs else None
+        if type(out) is numpy.ndarray or type(out) is ndarray:
+            _check_out_layout(name, out)
         if type(out) is numpy.ndarray and not host_only_dtype(out.dtype):
             d = wrap(_transfer.to_device(out, f"out= of {label}.{name}"))
             back.append((out, d))

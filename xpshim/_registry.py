@@ -77,7 +77,7 @@ SEQUENCE_PARAMS = frozenset({"arrays", "tup", "condlist", "choicelist", "xi", "o
 # flag whose false value makes it write))
 WRITES_INTO = {"put_along_axis": ("arr", None), "put": ("a", None), "place": ("arr", None),
                "putmask": ("a", None), "copyto": ("dst", None), "fill_diagonal": ("a", None),
-               "nan_to_num": ("x", (1, "copy"))}
+               "nan_to_num": ("x", (1, "copy")), "shuffle": ("x", None)}
 # ... and where one function reads an array parameter as a sequence (histogramdd's bins: a count
 # or an array of edges per dimension, each keeping its dtype)
 SEQUENCE_PARAMS_OF = {"xpshim.histogramdd": frozenset({"bins"})}

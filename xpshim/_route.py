@@ -126,7 +126,8 @@ class Route:
         if self.out_at == -1:
             self.out_at = None  # (keyword only)
         self.positional = _positional(npf) if self.out_at is not None else ()
-        self.writes = name.rsplit(".", 1)[-1] in WRITES_INTO  # (into its first argument)
+        # (into its first argument: (its name, None where it always writes), or None)
+        self.writes = WRITES_INTO.get(name.rsplit(".", 1)[-1])
         self.edge = _edges.TABLE.get(name)  # NumPy's answer where CuPy's differs on an edge case
         # NumPy's namedtuple class of its answer (unique_all), or None (an edge case handler decides)
         self.named = _named_result(npf) if self.edge is None else None
@@ -179,8 +180,10 @@ class Route:
                 return self.npf(*args, **kwargs)  # dtypes and numbers read (np.can_cast([('f1', 'i4')], 'i4'))
             if self.name in _SLICES_INPUT and args and (type(args[0]) is list or type(args[0]) is tuple):
                 return self.npf(*args, **kwargs)  # NumPy answers a slice of the list itself (no array)
-        if self.writes and args and type(args[0]) is numpy.ndarray:  # (the write must land in it)
-            return self._on_host(args, kwargs, f"{self.name} into a NumPy array")
+        if self.writes and args and (type(args[0]) is numpy.ndarray or (type(args[0]) is list and self.writes[1] is None)):
+            # the write must land in it: a NumPy array, or a list (random.shuffle's; NumPy's
+            # TypeError for the functions that write into arrays only)
+            return self._on_host(args, kwargs, f"{self.name} into a {type(args[0]).__name__}")
         at = self.axis_at
         if at is not None and ((0 <= at < len(args) and type(args[at]) is ndarray) or
                                (kwargs and type(kwargs.get("axis")) is ndarray)):
@@ -213,6 +216,10 @@ class Route:
                 # (GPU arguments copied there, counted), as np.array(..., dtype=object) does
                 return self._on_host(args, kwargs, f"{self.name} with dtype {numpy.dtype(dt)} (no GPU form)")
         out = kwargs.get("out") if kwargs else None
+        if type(out) is numpy.ndarray and kwargs.get("where", True) is not True:
+            # where= keeps the rest of a NumPy out=: NumPy's call writes into it, on host copies
+            return _fallback.run(self.name, self.npf, args, kwargs, "where= with a NumPy out= (NumPy's call writes "
+                                 "into it)")
         if type(out) is numpy.ndarray:  # a NumPy out= with GPU inputs: the result is copied into it
             into_host((out,), self.gpu(args, {k: v for k, v in kwargs.items() if k != "out"}), self.name)
             return out

@@ -10,8 +10,8 @@ the name's ``Route`` (the gap table's version, or a counted host fallback).
 import numpy
 
 from . import _backend, _device, _fallback, _gaps, _placement, _signatures
-from ._arguments import (NUMPY_SCALARS, array_like, as_indices, call_gpu, host_class, interface_like, into_host,
-                         kwargs_gap, locate, numbers_alone, out_of_memory, to_host_args)
+from ._arguments import (NUMPY_SCALARS, array_like, as_indices, call_gpu, host_class, host_outs, interface_like,
+                         kwargs_gap, locate, numbers_alone, out_of_memory, through_stand_ins, to_host_args)
 from ._ndarray import arraylike, dev, fresh, host_only_dtype, ndarray, wrap
 from ._registry import NO_OP_KWARGS
 from ._route import Route, gpu_result
@@ -120,16 +120,19 @@ class UfuncRoute:
         out = kwargs.get("out")
         if type(out) is tuple and len(out) == 1:
             kwargs = dict(kwargs, out=out[0])
-        outs = out if type(out) is tuple else (out,)
-        if any(type(o) is numpy.ndarray for o in outs):
-            # a host out= (NumPy's in-place operators on a NumPy array with a GPU operand): the
-            # GPU result is copied into it (counted), so the write lands where NumPy puts it
-            into_host(outs, self.ufunc(*args, **{k: v for k, v in kwargs.items() if k != "out"}), r.name)
-            return out[0] if type(out) is tuple and len(out) == 1 else out
         gap = [k for k in kwargs if k not in _signatures.UFUNC_KWARGS and NO_OP_KWARGS.get(k, _MISSING) is not kwargs[k]]
-        if gap:
+        if gap:  # (NumPy's call on the host writes into a NumPy out= itself: where= keeps the rest of it)
             return _fallback.run(r.name, self.np, args, kwargs,
                                  f"CuPy's ufuncs take no {', '.join(map(repr, gap))} argument")
+        if host_outs(out):
+            # a NumPy out= (NumPy's in-place operators on a NumPy array with a GPU operand): the
+            # call writes into GPU stand-ins (NumPy's casting rule for out=), copied into it
+            # (counted), so the write lands where NumPy puts it
+            o = kwargs["out"]
+            if any(type(v) is numpy.ndarray and host_only_dtype(v.dtype) for v in (o if type(o) is tuple else (o,))):
+                a, kw = to_host_args(args, kwargs, f"{r.name} into an out= of no GPU form")
+                return self.np(*a, **kw)
+            return through_stand_ins(o, lambda s: self.ufunc(*args, **{**kwargs, "out": s}), r.name)
         a = [arraylike(x) for x in args]
         kw = {k: tuple(map(dev, v)) if k == "out" and type(v) is tuple else dev(v) for k, v in kwargs.items()}
         res = fresh(call_gpu(cpf, a, kw), args)
@@ -165,6 +168,29 @@ class UfuncRoute:
                 return p if p is r else wrap(p)
             return r
         name = f"{self.route.name}.{method}"
+        if method == "at" and args and type(args[0]) is numpy.ndarray:
+            # a NumPy array to update: NumPy's at writes into it, its GPU indices and values
+            # copied over (counted), as the functions that write into their argument do (_route)
+            a, kw = to_host_args(args, kwargs, f"{name} into a NumPy array")
+            return npm(*a, **kw)
+        out = kwargs.get("out")
+        if out is not None and host_outs(out):
+            # a NumPy out=: the method writes into a GPU stand-in (NumPy's dtype for the
+            # computation is out's), copied into it (counted); NumPy answers with the array
+            o = out[0] if type(out) is tuple and len(out) == 1 else out
+            return through_stand_ins(o, lambda s: self.method(method, table, args, {**kwargs, "out": s}), name)
+        if out is not None and method != "outer" and kwargs.get("dtype") is None and args:
+            # reduce, accumulate and reduceat choose their loop with out='s dtype where no dtype is
+            # given (int8 data reduced into a float64 out= does not wrap around): NumPy's choice,
+            # asked of NumPy (its error where it has none), given as dtype= where it is one dtype
+            o = out[0] if type(out) is tuple and len(out) == 1 else out
+            a = args[0]
+            if type(o) is ndarray and hasattr(a, "dtype"):
+                loop = self.np.resolve_dtypes((o.dtype, a.dtype, None), reduction=True)
+                if loop[0] != loop[1] or loop[1] != loop[2]:
+                    return _fallback.run(name, npm, args, kwargs, f"its loop for these dtypes mixes them ({loop})",
+                                         writeback_first=False)
+                kwargs = {**kwargs, "dtype": loop[0]}
         via = table.get(self.name) if table else None
         if via is not None and len(args) == 1:
             f = getattr(_backend.xp, via)
