@@ -34,7 +34,7 @@ def method(name):
             return _fallback.run_method(self, name, args, kwargs, f"cupy.ndarray has no {name}()")
         if sorts:
             args, kwargs = _stable_sort(args, kwargs)
-        elif indexed:
+        elif indexed and (args or kwargs):  # (NumPy counts the arguments first: x.choose() is its TypeError)
             check_index_dtype(self.dtype)
         if not kwargs and not arrays:
             for x in args:
