@@ -677,6 +677,8 @@ class ndarray(metaclass=_NdarrayMeta):
                 idx = numpy.unravel_index(i % a.size, a.shape)
             else:
                 idx = args[0] if len(args) == 1 else args
+                if len(idx) != a.ndim:  # (NumPy's own error, from an array of the shape over one element)
+                    return numpy.broadcast_to(numpy.empty((), a.dtype), a.shape).item(*args)
             return wrap(a[tuple(idx)]).item()
         if self._a.size != 1:
             return numpy.empty(self._a.shape, self._a.dtype).item()  # NumPy's own error
