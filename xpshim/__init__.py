@@ -81,8 +81,10 @@ from . import _imports, _lazy, _warnlines  # noqa: E402
 
 def _wire_array():
     """The GPU array type's calls into the layers above it (xpshim/_ndarray.py's ``above``),
-    handed in when that module first loads: on the GPU path only."""
-    from . import _fallback, _flatiter, _foreign, _namespace, _ndarray
+    handed in when that module first loads: on the GPU path only. NumPy's methods (``x.sum``)
+    are put on the type then too: an array unpickled in a new interpreter (a ``multiprocessing``
+    child's argument) is made before any call has loaded the routes that install them."""
+    from . import _fallback, _flatiter, _foreign, _methods, _namespace, _ndarray  # noqa: F401
 
     above = _ndarray.above
     above.namespace = _namespace.package()

@@ -191,7 +191,11 @@ def from_data(f, npf, name, a, dtype, args, kwargs):
     elif gpu_in and copy is None and _device.current_device() != "cpu":
         target = "gpu"
     elif copy is not False:  # the current device's rules (auto mode's sizes too); a new array if copy=True
+        if copy is None and not gpu_in and (not _backend.live or _device.current_device() == "cpu"):
+            return npf(a, dtype, *args, copy=None, **kwargs)  # (NumPy's: a NumPy array itself where it can)
         r = f(a, dtype, *args, **kwargs)
+        if copy is None and type(r) is numpy.ndarray and not gpu_in:  # (auto mode kept it on the host)
+            return npf(a, dtype, *args, copy=None, **kwargs)
         return r if copy is None else _fresh_copy(r, a)
     else:  # copy=False: where f would put it (auto mode: small host data stays, as NumPy's answer)
         target = _target_of(a, gpu_in)

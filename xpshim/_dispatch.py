@@ -13,7 +13,7 @@ import inspect
 
 import numpy
 
-from . import _arrayapi, _backend, _device, _fallback, _hostfast, _placement
+from . import _arrayapi, _backend, _device, _errors, _fallback, _hostfast, _placement
 from ._arguments import locate, numbers_alone
 from ._cpupath import describe as _describe, where as _where
 from ._ndarray import ndarray, wrap
@@ -60,13 +60,17 @@ def function(modname, name, npf, cupy_path, creation=False):
 
     if creation:
         def wrapper(*args, **kwargs):
-            if kwargs and takes_device and "device" in kwargs:
-                return _arrayapi.on_device(wrapper, args, kwargs)
-            if takes_like and "like" in kwargs:
-                return follow_like(wrapper, npf, args, kwargs)
-            if not _backend.live or _device.current_device() == "cpu":
-                return route.cpu(args, kwargs)
-            return route.gpu(args, kwargs)
+            try:
+                if kwargs and takes_device and "device" in kwargs:
+                    return _arrayapi.on_device(wrapper, args, kwargs)
+                if takes_like and "like" in kwargs:
+                    return follow_like(wrapper, npf, args, kwargs)
+                if not _backend.live or _device.current_device() == "cpu":
+                    return route.cpu(args, kwargs)
+                return route.gpu(args, kwargs)
+            except Exception as e:
+                raise _errors.trimmed(e)  # (NumPy's error at the user's line: xpshim/_errors.py)
+
     else:
         grows = route.name in _placement.GROWS
         host_array, plain_kw, host_operand, plain_arg = numpy.ndarray, _PLAIN_KW, _HOST_OPERAND, _PLAIN_ARG  # (closure cells: fast)
@@ -79,99 +83,102 @@ def function(modname, name, npf, cupy_path, creation=False):
         plain_npf = _hostfast.fast(route.name, getattr(npf, "_implementation", npf))
 
         def wrapper(*args, **kwargs):
-            if kwargs and takes_device and "device" in kwargs:
-                return _arrayapi.on_device(wrapper, args, kwargs)
-            # The common cases first, in as few steps as can be (a loop over small arrays pays
-            # for each one: 0.2-0.4 us a call was 5-15% of rk4_oscillators): plain NumPy arrays,
-            # numbers and plain keywords (axis=0) call NumPy's implementation, and a small shape
-            # in auto mode makes NumPy's array, without a call to locate.
-            if args and not grows:
-                a0 = args[0]
-                t = type(a0)
-                host = False
-                if t is host_array:  # np.linalg.norm(w), np.dot(a, b), np.roll(x, 1)
-                    host = len(args) == 1 or (len(args) == 2 and type(args[1]) in host_operand)
-                elif shape_first:
-                    # np.zeros(5), np.ones((3, 3)) in auto mode: a small array is NumPy's (as
-                    # placement's arrayless would say, sooner)
-                    n = a0 if t is int else _placement.small_shape(a0) if t is tuple else None
-                    if n is not None and n < _placement.limit and _device.placing():
-                        for v in args[1:] if len(args) > 1 else ():
-                            if type(v) not in plain_arg and not isinstance(v, numpy.dtype):
-                                break
-                        else:
-                            for v in kwargs.values():
+            try:
+                if kwargs and takes_device and "device" in kwargs:
+                    return _arrayapi.on_device(wrapper, args, kwargs)
+                # The common cases first, in as few steps as can be (a loop over small arrays pays
+                # for each one: 0.2-0.4 us a call was 5-15% of rk4_oscillators): plain NumPy arrays,
+                # numbers and plain keywords (axis=0) call NumPy's implementation, and a small shape
+                # in auto mode makes NumPy's array, without a call to locate.
+                if args and not grows:
+                    a0 = args[0]
+                    t = type(a0)
+                    host = False
+                    if t is host_array:  # np.linalg.norm(w), np.dot(a, b), np.roll(x, 1)
+                        host = len(args) == 1 or (len(args) == 2 and type(args[1]) in host_operand)
+                    elif shape_first:
+                        # np.zeros(5), np.ones((3, 3)) in auto mode: a small array is NumPy's (as
+                        # placement's arrayless would say, sooner)
+                        n = a0 if t is int else _placement.small_shape(a0) if t is tuple else None
+                        if n is not None and n < _placement.limit and _device.placing():
+                            for v in args[1:] if len(args) > 1 else ():
                                 if type(v) not in plain_arg and not isinstance(v, numpy.dtype):
                                     break
                             else:
-                                return npf(*args, **kwargs)
-                elif t is tuple or t is list:  # np.concatenate((v, w)), np.stack([a, b])
-                    if len(args) == 1 and a0:
-                        host = True
-                        for b in a0:
-                            if type(b) is not host_array:
-                                host = False
-                                break
-                if host:
-                    if kwargs:
-                        for v in kwargs.values():
-                            if type(v) not in plain_kw:
-                                break
+                                for v in kwargs.values():
+                                    if type(v) not in plain_arg and not isinstance(v, numpy.dtype):
+                                        break
+                                else:
+                                    return npf(*args, **kwargs)
+                    elif t is tuple or t is list:  # np.concatenate((v, w)), np.stack([a, b])
+                        if len(args) == 1 and a0:
+                            host = True
+                            for b in a0:
+                                if type(b) is not host_array:
+                                    host = False
+                                    break
+                    if host:
+                        if kwargs:
+                            for v in kwargs.values():
+                                if type(v) not in plain_kw:
+                                    break
+                            else:
+                                r = plain_npf(*args, **kwargs)
+                                if type(r) is host_array and r.size >= _placement.limit:
+                                    p = _placement.promote(r, args, kwargs)
+                                    return p if p is r else wrap(p)
+                                return r
                         else:
-                            r = plain_npf(*args, **kwargs)
+                            r = plain_npf(*args)
                             if type(r) is host_array and r.size >= _placement.limit:
                                 p = _placement.promote(r, args, kwargs)
                                 return p if p is r else wrap(p)
                             return r
-                    else:
-                        r = plain_npf(*args)
-                        if type(r) is host_array and r.size >= _placement.limit:
-                            p = _placement.promote(r, args, kwargs)
-                            return p if p is r else wrap(p)
-                        return r
-            if takes_like and "like" in kwargs:
-                return follow_like(wrapper, npf, args, kwargs)
-            if not _backend.live:
-                return npf(*args, **kwargs)
-            loc = None
-            if args and grows:  # (the same cases, for names whose result may outgrow the inputs)
-                a0 = args[0]
-                t = type(a0)
-                if t is host_array:
-                    if len(args) == 1 or (len(args) == 2 and type(args[1]) in host_operand):
-                        loc = "cpu"
-                elif (t is tuple or t is list) and len(args) == 1 and a0:
-                    for b in a0:
-                        if type(b) is not host_array:
-                            break
-                    else:
-                        loc = "cpu"
-                if loc is not None and kwargs:
-                    for v in kwargs.values():
-                        if type(v) not in plain_kw:
-                            loc = None
-                            break
-            if loc is None:
-                # (a GPU array first, its data on the device: locate's answer at its first step)
-                loc = "gpu" if args and type(args[0]) is ndarray and not args[0]._st.host else locate(args, kwargs)
-            if loc == "cpu":
-                if grows and _device.placing() and _placement.grows(route.name, args, kwargs):
-                    return route.gpu(args, kwargs)  # a result past the crossover from small inputs
-                r = npf(*args, **kwargs)
-                if type(r) is host_array and r.size >= _placement.limit:
-                    p = _placement.promote(r, args, kwargs)
-                    return p if p is r else wrap(p)
-                return r
-            if loc is None:
-                loc = _device.current_device()
-                if loc == "cpu":
+                if takes_like and "like" in kwargs:
+                    return follow_like(wrapper, npf, args, kwargs)
+                if not _backend.live:
                     return npf(*args, **kwargs)
-                if _device.placing():
-                    r = _placement.arrayless(route, args, kwargs)
-                    return wrap(r) if _backend.is_raw_gpu_array(r) else r
-                if scalar_answer and numbers_alone(args, kwargs):
-                    return _fallback.result_to_device(npf(*args, **kwargs), "a result of numbers alone")
-            return route.gpu(args, kwargs)
+                loc = None
+                if args and grows:  # (the same cases, for names whose result may outgrow the inputs)
+                    a0 = args[0]
+                    t = type(a0)
+                    if t is host_array:
+                        if len(args) == 1 or (len(args) == 2 and type(args[1]) in host_operand):
+                            loc = "cpu"
+                    elif (t is tuple or t is list) and len(args) == 1 and a0:
+                        for b in a0:
+                            if type(b) is not host_array:
+                                break
+                        else:
+                            loc = "cpu"
+                    if loc is not None and kwargs:
+                        for v in kwargs.values():
+                            if type(v) not in plain_kw:
+                                loc = None
+                                break
+                if loc is None:
+                    # (a GPU array first, its data on the device: locate's answer at its first step)
+                    loc = "gpu" if args and type(args[0]) is ndarray and not args[0]._st.host else locate(args, kwargs)
+                if loc == "cpu":
+                    if grows and _device.placing() and _placement.grows(route.name, args, kwargs):
+                        return route.gpu(args, kwargs)  # a result past the crossover from small inputs
+                    r = npf(*args, **kwargs)
+                    if type(r) is host_array and r.size >= _placement.limit:
+                        p = _placement.promote(r, args, kwargs)
+                        return p if p is r else wrap(p)
+                    return r
+                if loc is None:
+                    loc = _device.current_device()
+                    if loc == "cpu":
+                        return npf(*args, **kwargs)
+                    if _device.placing():
+                        r = _placement.arrayless(route, args, kwargs)
+                        return wrap(r) if _backend.is_raw_gpu_array(r) else r
+                    if scalar_answer and numbers_alone(args, kwargs):
+                        return _fallback.result_to_device(npf(*args, **kwargs), "a result of numbers alone")
+                return route.gpu(args, kwargs)
+            except Exception as e:
+                raise _errors.trimmed(e)  # (NumPy's error at the user's line: xpshim/_errors.py)
 
     return _describe(functools.update_wrapper(wrapper, npf, assigned=(), updated=()), modname, name, npf,
                      _where(cupy_path))

@@ -13,7 +13,10 @@ where a sync is the price of NumPy's error (``linalg.inv`` on a singular matrix)
 * ``extract`` with a condition longer than the array (NumPy raises IndexError for a true
   entry past the end; CuPy's wraps it around), ``interp`` of non-contiguous arrays (CuPy refuses them), ``as_strided`` of a contiguous
   array with a shape and no strides (CuPy keeps the array's own strides; NumPy's are
-  C-contiguous for the new shape), ``shares_memory`` of 0-d arrays (CuPy says True for any two);
+  C-contiguous for the new shape), ``shares_memory`` and ``may_share_memory``: NumPy's solver on
+  the arrays' addresses (CuPy says True for any two 0-d arrays, and takes no integer ``max_work``);
+* ``arange`` steps by its first two elements' difference in the dtype, as NumPy's (CuPy's by the
+  step cast to it: ``arange(-3, 3, 0.5, dtype=int)`` repeats -3);
 * ``nanargmax``/``nanargmin`` with an all-NaN slice (CuPy returns -1; NumPy raises ValueError),
   ``nanprod``/``nancumprod`` of complex arrays (NumPy counts an element with a NaN part as 1);
 * ``around``/``round`` of float16, float32 and complex64: NumPy scales, rounds and scales
@@ -71,6 +74,7 @@ where a sync is the price of NumPy's error (``linalg.inv`` on a singular matrix)
 """
 
 import inspect
+import math
 import operator
 
 import numpy
@@ -177,15 +181,78 @@ def _as_strided(args, kwargs):
     return _backend.xp.lib.stride_tricks.as_strided(x, shape, strides, *args[3:], **kw)
 
 
-def _shares_memory(args, kwargs):
-    xp = _backend.xp
-    a, b = (list(args) + [None, None])[:2]
-    if not (isinstance(a, xp.ndarray) and isinstance(b, xp.ndarray)) or (a.ndim and b.ndim):
-        return PASS
-    from ._gaps.compose import byte_bounds
+class _Layout:
+    """An array's addresses, shape and strides, as NumPy reads an ``__array_interface__``."""
 
-    (alo, ahi), (blo, bhi) = byte_bounds(a), byte_bounds(b)
-    return bool(a.size and b.size and alo < bhi and blo < ahi)
+    def __init__(self, x):
+        self.__array_interface__ = {"shape": x.shape, "strides": x.strides, "typestr": x.dtype.str,
+                                    "data": (x.data.ptr, True), "version": 3}
+
+
+def _shares_memory(name):
+    """NumPy's own overlap solver on the two arrays' device addresses, shapes and strides (NumPy
+    arrays over those addresses, whose data nothing reads): NumPy's answer for every max_work,
+    TooHardError included, with no kernel and no copy. CuPy's compares every element's address on
+    the device, takes no integer max_work (may_share_memory: no max_work at all), and says True
+    for any two 0-d arrays: https://github.com/cupy/cupy/blob/v14.0.0/cupy/_misc/memory_ranges.py"""
+    npf = getattr(numpy, name)
+
+    def edge(args, kwargs):
+        xp = _backend.xp
+        a, b = (list(args) + [None, None])[:2]
+        if len(args) > 3 or kwargs.keys() - {"max_work"} or not (
+                isinstance(a, xp.ndarray) and isinstance(b, xp.ndarray)):
+            return PASS
+        work = args[2] if len(args) > 2 else kwargs.get("max_work")
+        if not (a.size and b.size):
+            return npf(numpy.empty(0), numpy.empty(0), max_work=work)  # (NumPy's checks of max_work, then False)
+        return npf(numpy.asarray(_Layout(a)), numpy.asarray(_Layout(b)), max_work=work)
+    return edge
+
+
+def _arange(args, kwargs):
+    """NumPy's arange sets its first two elements from ``start`` and ``start + step`` (cast to the
+    dtype) and steps by their difference (PyArray_ArangeObj in
+    https://github.com/numpy/numpy/blob/v2.4.0/numpy/_core/src/multiarray/ctors.c); CuPy's
+    computes ``typ(start) + i * typ(step)``, so a step the dtype truncates (``arange(-3, 3, 0.5,
+    dtype=int)``) repeats the start (https://github.com/cupy/cupy/blob/v14.0.0/cupy/_creation/ranges.py).
+    Where the two differ, NumPy's elements ``first + i * delta`` in the dtype, on the GPU."""
+    p = dict(zip(("start", "stop", "step", "dtype"), args))
+    p.update(kwargs)
+    start, stop, step, dtype = p.get("start"), p.get("stop"), p.get("step", 1), p.get("dtype")
+    if p.keys() - {"start", "stop", "step", "dtype"}:
+        return PASS
+    if stop is None:
+        start, stop = 0, start
+    step = 1 if step is None else step
+    bounds = (start, stop, step)
+    if not all(type(v) in (int, float) for v in bounds) or (dtype is None and not all(type(v) is int for v in bounds)
+                                                           and not any(type(v) is float for v in bounds)):
+        return PASS
+    dt = numpy.result_type(*bounds) if dtype is None else numpy.dtype(dtype)
+    if dt.kind not in "iufc":
+        return PASS
+    try:
+        n = math.ceil((stop - start) / step)  # (NumPy's length, in Python's arithmetic as NumPy's)
+        two = numpy.empty(2, dt)
+        with numpy.errstate(all="ignore"):
+            two[0], two[1] = start, start + step  # (NumPy's elements set from Python numbers)
+            delta = two[1] - two[0]
+            same = dt.type(start).tobytes() == two[0].tobytes() and dt.type(step).tobytes() == delta.tobytes() \
+                and dt != numpy.float16  # (CuPy's float16 kernel computes in float16, NumPy's fill in float32)
+    except (ValueError, OverflowError, ZeroDivisionError):
+        return PASS  # (NumPy's or CuPy's own error)
+    if n < 2 or same:
+        return PASS
+    # (NumPy's fill of float16 computes in float32, its step too: HALF_fill in arraytypes.c.src)
+    work = numpy.dtype(numpy.float32) if dt == numpy.float16 else dt
+    r = _backend.xp.arange(n, dtype=work)
+    with numpy.errstate(all="ignore"):
+        r *= work.type(two[1]) - work.type(two[0])
+    r += work.type(two[0])
+    if dt.kind in "fc":  # (NumPy's first two elements are those it set, not first + i * delta: 0.1 + 0.7)
+        r[0], r[1] = work.type(two[0]), work.type(two[1])
+    return r if work == dt else r.astype(dt)
 
 
 def _linalg_raises(name):
@@ -1082,7 +1149,8 @@ TABLE = {
        for n in ("percentile", "quantile")},
     **{f"xpshim.{n}": _first(_real_only(n), _q_in_range(n)) for n in ("nanpercentile", "nanquantile")},
     "xpshim.lib.stride_tricks.as_strided": _as_strided,
-    "xpshim.shares_memory": _shares_memory,
+    **{f"xpshim.{n}": _shares_memory(n) for n in ("shares_memory", "may_share_memory")},
+    "xpshim.arange": _arange,
     **{f"xpshim.{n}": _like_0d(n, 4) for n in ("empty_like", "zeros_like", "ones_like")},
     "xpshim.full_like": _like_0d("full_like", 5),
     **{f"xpshim.{n}": _convolution(n) for n in ("convolve", "correlate")},

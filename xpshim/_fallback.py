@@ -90,17 +90,33 @@ def run(name, npf, args, kwargs, reason, writeback_first=False, errors_unannounc
 
 def _resize_check(self, kwargs):
     """NumPy's refusals of ``x.resize``: a view (it does not own its data), or, with refcheck, an
-    array that views of it still use (CuPy's views hold their base: its reference count)."""
+    array that views of it still use (CuPy's views hold their base: its reference count), or that
+    another name or object refers to (``b = a``: the xpshim array's own count, as NumPy's C code
+    counts the array's: https://github.com/numpy/numpy/blob/v2.4.0/numpy/_core/src/multiarray/shape.c)."""
     a = self._a
     if a.base is not None:
         raise ValueError("cannot resize this array: it does not own its data")
+    if not kwargs.get("refcheck", True):
+        return
     # (references that are not views: the wrapper's and its storage's, getrefcount's argument,
     # this function's name, and the storage's flat view of it when it has made one)
     flat = getattr(self._st, "flat", None)
     own = 4 + (flat is not None and getattr(flat, "base", None) is a)
-    if kwargs.get("refcheck", True) and sys.getrefcount(a) > own:
-        raise ValueError("cannot resize an array that references or is referenced\nby another array in this "
-                         "way.\nUse the np.resize function or refcheck=False")
+    # (the xpshim array's: the caller's name for it, the frames of x.resize, run_method and this
+    # function, and getrefcount's argument; ``np.zeros(3).resize(2)`` has one fewer)
+    if sys.getrefcount(a) > own or sys.getrefcount(self) > 5:
+        raise ValueError(_referenced_message())
+
+
+def _referenced_message():
+    """NumPy's own words for a referenced array that ``resize`` refuses (they change between versions)."""
+    h = numpy.zeros(1)
+    held = [h]  # noqa: F841  (a second reference: NumPy refuses the resize)
+    try:
+        h.resize(2)
+    except ValueError as e:
+        return str(e)
+    return "cannot resize an array that references or is referenced by another object in this way."
 
 
 def _write_back(dev_out, host_out):

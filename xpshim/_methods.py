@@ -8,7 +8,7 @@ NumPy's on a host copy (counted, warned). They are put on the class when this mo
 
 import numpy
 
-from . import _backend, _fallback
+from . import _backend, _errors, _fallback
 from ._arguments import call_gpu, check_index_dtype, converter, into_host, kwargs_gap, out_of_memory
 from ._ndarray import dev, host, host_only_dtype, ndarray, wrap
 from ._registry import METHOD_ARRAY_ARGS
@@ -27,41 +27,44 @@ def method(name):
     indexed = name == "choose"
 
     def m(self, *args, **kwargs):
-        # (self._a, a frame less where it is self._d; no local holds the device array: x.resize
-        # counts its references)
-        cm = getattr(self._a if self._d is None or self._st.host else self._d, name, None)
-        if cm is None:
-            return _fallback.run_method(self, name, args, kwargs, f"cupy.ndarray has no {name}()")
-        if sorts:
-            args, kwargs = _stable_sort(args, kwargs)
-        elif indexed:
-            check_index_dtype(self.dtype)
-        if not kwargs and not arrays:
-            for x in args:
-                if type(x) is ndarray or type(x) is numpy.ndarray:
-                    return wrap(call_gpu(cm, [dev(x) for x in args], kwargs))
-            try:  # (call_gpu's work, inline)
-                r = cm(*args)
-            except _backend.xp.cuda.memory.OutOfMemoryError as e:
-                raise out_of_memory(cm, e) from e
-            return wrap(r)
-        gap = kwargs_gap(getattr(type(self._a), name), kwargs)
-        if gap:
-            return _fallback.run_method(self, name, args, kwargs,
-                                        f"cupy.ndarray.{name}() takes no {', '.join(map(repr, gap))} argument")
-        out = kwargs.get("out")
-        if type(out) is numpy.ndarray:  # a host out= (NumPy's test of clip: choose(..., out=ac)): copied in
-            into_host((out,), m(self, *args, **{k: v for k, v in kwargs.items() if k != "out"}), f"ndarray.{name}")
-            return out
-        if arrays:
-            at = {i: converter(k, qualname) for k, i in arrays.items()}
-            args = [at[i](x) if i in at else dev(x) for i, x in enumerate(args)]
-            kwargs = {k: converter(k, qualname)(v) if k in arrays else dev(v) for k, v in kwargs.items()}
-        else:
-            args = [dev(x) for x in args]
-            kwargs = {k: dev(v) for k, v in kwargs.items()} if kwargs else kwargs
-        r = call_gpu(cm, args, kwargs)
-        return out if type(out) is ndarray and r is out._a else wrap(r)  # as NumPy: out= itself
+        try:
+            # (self._a, a frame less where it is self._d; no local holds the device array: x.resize
+            # counts its references)
+            cm = getattr(self._a if self._d is None or self._st.host else self._d, name, None)
+            if cm is None:
+                return _fallback.run_method(self, name, args, kwargs, f"cupy.ndarray has no {name}()")
+            if sorts:
+                args, kwargs = _stable_sort(args, kwargs)
+            elif indexed and (args or kwargs):  # (NumPy counts the arguments first: x.choose() is its TypeError)
+                check_index_dtype(self.dtype)
+            if not kwargs and not arrays:
+                for x in args:
+                    if type(x) is ndarray or type(x) is numpy.ndarray:
+                        return wrap(call_gpu(cm, [dev(x) for x in args], kwargs))
+                try:  # (call_gpu's work, inline)
+                    r = cm(*args)
+                except _backend.xp.cuda.memory.OutOfMemoryError as e:
+                    raise out_of_memory(cm, e) from e
+                return wrap(r)
+            gap = kwargs_gap(getattr(type(self._a), name), kwargs)
+            if gap:
+                return _fallback.run_method(self, name, args, kwargs,
+                                            f"cupy.ndarray.{name}() takes no {', '.join(map(repr, gap))} argument")
+            out = kwargs.get("out")
+            if type(out) is numpy.ndarray:  # a host out= (NumPy's test of clip: choose(..., out=ac)): copied in
+                into_host((out,), m(self, *args, **{k: v for k, v in kwargs.items() if k != "out"}), f"ndarray.{name}")
+                return out
+            if arrays:
+                at = {i: converter(k, qualname) for k, i in arrays.items()}
+                args = [at[i](x) if i in at else dev(x) for i, x in enumerate(args)]
+                kwargs = {k: converter(k, qualname)(v) if k in arrays else dev(v) for k, v in kwargs.items()}
+            else:
+                args = [dev(x) for x in args]
+                kwargs = {k: dev(v) for k, v in kwargs.items()} if kwargs else kwargs
+            r = call_gpu(cm, args, kwargs)
+            return out if type(out) is ndarray and r is out._a else wrap(r)  # as NumPy: out= itself
+        except Exception as e:
+            raise _errors.trimmed(e)  # (NumPy's error at the user's line: xpshim/_errors.py)
 
     if name == "astype":
         m = _astype(m)

@@ -465,6 +465,16 @@ def _copy_element(r):
         return r.copy()
 
 
+def _own_value(value, a):
+    """A value read from the memory that the write goes to (``y[:] = x`` with ``y = x.view(np.int32)``,
+    ``a[1:] = a[:-1]``), as NumPy reads it: all of it before any element is written. CuPy skips a
+    copy from the very memory it would write whatever the dtypes, keeping the bits (_scatter_op in
+    https://github.com/cupy/cupy/blob/v14.0.0/cupy/_core/_routines_indexing.pyx), and its kernels
+    read and write overlapping elements in no set order: a copy on the device first."""
+    v = value._a
+    return v.astype(a.dtype) if v.dtype != a.dtype else v.copy()
+
+
 def _negative_zero(v):
     return bool(numpy.signbit(numpy.real(v)) or numpy.signbit(numpy.imag(v)))
 
@@ -718,6 +728,8 @@ class ndarray(metaclass=_NdarrayMeta):
                 idx = numpy.unravel_index(i % a.size, a.shape)
             else:
                 idx = args[0] if len(args) == 1 else args
+                if len(idx) != a.ndim:  # (NumPy's own error, from an array of the shape over one element)
+                    return numpy.broadcast_to(numpy.empty((), a.dtype), a.shape).item(*args)
             return wrap(a[tuple(idx)]).item()
         if self._a.size != 1:
             return numpy.empty(self._a.shape, self._a.dtype).item()  # NumPy's own error
@@ -947,11 +959,12 @@ class ndarray(metaclass=_NdarrayMeta):
                 self._n = n
         else:
             self._n = _placement.large_part(self._n, size)
+        v = _value(value) if type(value) is not ndarray or value._st is not self._st else _own_value(value, a)
         t = type(key)
         if t is int or t is slice or (t is tuple and _basic(key)):
-            a[key] = _value(value)
+            a[key] = v
         else:
-            a[_index(self, key)] = _value(value)
+            a[_index(self, key)] = v
 
     # -- NumPy protocols: NumPy ufuncs on GPU arrays run on the GPU --------
     def __array_ufunc__(self, uf, method, *inputs, **kwargs):

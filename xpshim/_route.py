@@ -37,7 +37,7 @@ _BY_VALUE = frozenset({"min_scalar_type", "can_cast", "result_type", "permutatio
 
 # What CuPy's functions raise where they refuse a call NumPy may take (what is not a CuPy array, a
 # check of their own, a C integer's range); not CUDA's errors, nor running out of memory
-_REFUSALS = (TypeError, ValueError, AttributeError, IndexError, NotImplementedError, OverflowError)
+REFUSALS = (TypeError, ValueError, AttributeError, IndexError, NotImplementedError, OverflowError)
 
 
 # Argument types that are none of what Route.gpu sends to the host (a host-only dtype, a NumPy
@@ -193,6 +193,10 @@ class Route:
                 continue  # (xpshim's arrays, numbers, None: none of the cases below; checked in one step)
             if (type(x) is numpy.ndarray or isinstance(x, numpy.generic)) and host_only_dtype(x.dtype):
                 return self._on_host(args, kwargs, f"{self.name} of a {x.dtype} array (no GPU form)")
+            if type(x) is list or type(x) is tuple:  # (np.concatenate([strings, gpu_ints]): NumPy's strings)
+                for v in x:
+                    if type(v) is numpy.ndarray and host_only_dtype(v.dtype):
+                        return self._on_host(args, kwargs, f"{self.name} of a {v.dtype} array (no GPU form)")
             c = host_class(x)
             if c is not None:
                 # np.matrix, a masked array, a user's subclass, np.poly1d (alone or in a list beside
@@ -246,7 +250,7 @@ class Route:
         try:
             if self.edge is not None:
                 r = self.edge(a, kw)
-        except _REFUSALS as e:
+        except REFUSALS as e:
             # (an edge's own raise is NumPy's error: kept; where the edge found the call one NumPy
             # refuses (_edges.Refused), or CuPy's function it called refused it, NumPy's call below
             # says what NumPy does)
@@ -256,7 +260,7 @@ class Route:
         if r is _edges.PASS and refused is None:
             try:
                 r = cpf(*a, **kw)  # (call_gpu's work, inline)
-            except _REFUSALS as e:
+            except REFUSALS as e:
                 if _calls_back(args, kwargs):
                     raise  # (a user's function that raised is not called again)
                 refused = e

@@ -10,7 +10,7 @@ import functools
 import sys
 import weakref
 
-from . import _backend
+from . import _backend, _errors
 
 
 class ufunc(functools.partial):
@@ -59,28 +59,44 @@ class ufunc(functools.partial):
         """Make a call of this ufunc call NumPy's (no GPU array can exist) or the routed call."""
         functools.partial.__setstate__(self, (self._routing().call if live else self._np, (), None, self.__dict__))
 
-    def _method(self, method, table, args, kwargs):
+    def _method(self, method, args, kwargs):
         npm = getattr(self._np, method)
         if not _backend.live:
             return npm(*args, **kwargs)
+        from ._registry import UFUNC_ACCUMULATE, UFUNC_REDUCE  # (CuPy's reductions standing for them)
+
+        table = UFUNC_REDUCE if method == "reduce" else UFUNC_ACCUMULATE if method == "accumulate" else None
         return self._routing().method(method, table, args, kwargs)
 
     def reduce(self, *args, **kwargs):
-        from ._registry import UFUNC_REDUCE
-        return self._method("reduce", UFUNC_REDUCE, args, kwargs)
+        try:
+            return self._method("reduce", args, kwargs)
+        except Exception as e:
+            raise _errors.trimmed(e)  # (NumPy's error at the user's line: xpshim/_errors.py)
 
     def accumulate(self, *args, **kwargs):
-        from ._registry import UFUNC_ACCUMULATE
-        return self._method("accumulate", UFUNC_ACCUMULATE, args, kwargs)
+        try:
+            return self._method("accumulate", args, kwargs)
+        except Exception as e:
+            raise _errors.trimmed(e)
 
     def reduceat(self, *args, **kwargs):
-        return self._method("reduceat", None, args, kwargs)
+        try:
+            return self._method("reduceat", args, kwargs)
+        except Exception as e:
+            raise _errors.trimmed(e)
 
     def outer(self, *args, **kwargs):
-        return self._method("outer", None, args, kwargs)
+        try:
+            return self._method("outer", args, kwargs)
+        except Exception as e:
+            raise _errors.trimmed(e)
 
     def at(self, *args, **kwargs):
-        return self._method("at", None, args, kwargs)
+        try:
+            return self._method("at", args, kwargs)
+        except Exception as e:
+            raise _errors.trimmed(e)
 
     def __getattr__(self, name):
         return getattr(self._np, name)

@@ -9,12 +9,12 @@ the name's ``Route`` (the gap table's version, or a counted host fallback).
 
 import numpy
 
-from . import _backend, _device, _fallback, _gaps, _placement, _signatures
+from . import _backend, _device, _errors, _fallback, _gaps, _placement, _signatures
 from ._arguments import (NUMPY_SCALARS, array_like, as_indices, call_gpu, host_class, host_outs, interface_like,
                          kwargs_gap, locate, numbers_alone, out_of_memory, through_stand_ins, to_host_args)
 from ._ndarray import arraylike, dev, fresh, host_only_dtype, ndarray, wrap
 from ._registry import NO_OP_KWARGS
-from ._route import Route, gpu_result
+from ._route import REFUSALS, Route, gpu_result
 
 _MISSING = object()
 _HOST_ARRAY = numpy.ndarray
@@ -36,41 +36,46 @@ class UfuncRoute:
 
     def call(self, *args, **kwargs):
         """The ufunc's call once a GPU array can exist (``ufunc``'s ``_point`` makes it so)."""
-        if not _backend.live:
-            return self.np(*args, **kwargs)
-        if len(args) > 1 and len(args) > self.np.nin:  # out given by position: NumPy's out=
-            nin = self.np.nin
-            kwargs = {**kwargs, "out": args[nin:] if len(args) - nin > 1 else args[nin]}
-            args = args[:nin]
-        if not kwargs or (len(kwargs) == 1 and "out" in kwargs):  # the common cases, without a call to locate
-            if not kwargs and len(args) == 1 and type(args[0]) in NUMPY_SCALARS:  # (np.sqrt(s) in a loop)
-                return self.np(args[0])
-            on_host = on_gpu = False
-            for x in args:
-                t = type(x)
-                if t is _HOST_ARRAY:
-                    on_host = True
-                elif t is ndarray and not x._st.host and x._d is not None:  # (x._a is x._d)
-                    on_gpu = True
-                elif t in NUMPY_SCALARS:
-                    on_host = True
-                elif t is not float and t is not int:
-                    break
-            else:
-                if on_gpu:
-                    if not on_host:  # GPU arrays and Python numbers only (and out=, a GPU array)
-                        if not kwargs:
-                            return self.on_gpu(args, None)
-                        out = kwargs["out"]
-                        if type(out) is ndarray and not out._st.host and out._d is not None:
-                            return self.on_gpu(args, out)
-                elif on_host and not kwargs:  # NumPy arrays and numbers only
-                    r = self.np(*args)
-                    if type(r) is _HOST_ARRAY and r.size >= _placement.limit:
-                        p = _placement.promote(r, args, kwargs)
-                        return p if p is r else wrap(p)
-                    return r
-        return self.dispatch(args, kwargs)
+        try:
+            if not _backend.live:
+                return self.np(*args, **kwargs)
+            if len(args) > 1 and len(args) > self.np.nin:  # out given by position: NumPy's out=
+                if len(args) > self.np.nargs:  # (NumPy's TypeError, raised before it reads an argument)
+                    return self.np(*args, **kwargs)
+                nin = self.np.nin
+                kwargs = {**kwargs, "out": args[nin:] if len(args) - nin > 1 else args[nin]}
+                args = args[:nin]
+            if not kwargs or (len(kwargs) == 1 and "out" in kwargs):  # the common cases, without a call to locate
+                if not kwargs and len(args) == 1 and type(args[0]) in NUMPY_SCALARS:  # (np.sqrt(s) in a loop)
+                    return self.np(args[0])
+                on_host = on_gpu = False
+                for x in args:
+                    t = type(x)
+                    if t is _HOST_ARRAY:
+                        on_host = True
+                    elif t is ndarray and not x._st.host and x._d is not None:  # (x._a is x._d)
+                        on_gpu = True
+                    elif t in NUMPY_SCALARS:
+                        on_host = True
+                    elif t is not float and t is not int:
+                        break
+                else:
+                    if on_gpu:
+                        if not on_host:  # GPU arrays and Python numbers only (and out=, a GPU array)
+                            if not kwargs:
+                                return self.on_gpu(args, None)
+                            out = kwargs["out"]
+                            if type(out) is ndarray and not out._st.host and out._d is not None:
+                                return self.on_gpu(args, out)
+                    elif on_host and not kwargs:  # NumPy arrays and numbers only
+                        r = self.np(*args)
+                        if type(r) is _HOST_ARRAY and r.size >= _placement.limit:
+                            p = _placement.promote(r, args, kwargs)
+                            return p if p is r else wrap(p)
+                        return r
+            return self.dispatch(args, kwargs)
+        except Exception as e:
+            raise _errors.trimmed(e)  # (NumPy's error at the user's line: xpshim/_errors.py)
 
     def on_gpu(self, args, out):
         """``dispatch``'s answer for GPU arrays whose data is on the device and Python numbers, with
@@ -89,6 +94,8 @@ class UfuncRoute:
                 res = cpf(*[x._d if type(x) is ndarray else x for x in args])
         except _backend.xp.cuda.memory.OutOfMemoryError as e:
             raise out_of_memory(cpf, e) from e
+        except REFUSALS as e:
+            return self.refused(args, {} if out is None else {"out": out}, e)
         res = fresh(res, args)
         return res if out is None else out  # (NumPy answers with out= itself)
 
@@ -107,8 +114,10 @@ class UfuncRoute:
         for x in args:  # a NumPy longdouble, object, ... operand: no GPU form, NumPy's loop
             if type(x) is ndarray:
                 continue
-            if (type(x) is numpy.ndarray or isinstance(x, numpy.generic)) and host_only_dtype(x.dtype):
-                a, kw = to_host_args(args, kwargs, f"{r.name} of a {x.dtype} operand (no GPU form)")
+            if type(x) is str or type(x) is bytes or (
+                    (type(x) is numpy.ndarray or isinstance(x, numpy.generic)) and host_only_dtype(x.dtype)) or (
+                    (type(x) is list or type(x) is tuple) and x and type(x[0]) is str):  # (['a'] * 40)
+                a, kw = to_host_args(args, kwargs, f"{r.name} of a {numpy.asarray(x).dtype} operand (no GPU form)")
                 return self.np(*a, **kw)
             if host_class(x) is not None or array_like(x) or interface_like(x):
                 return self.not_arrays(args, kwargs)
@@ -116,7 +125,10 @@ class UfuncRoute:
         if cpf is None:  # (the gap table's version, or the host: through the function route, which
             return r.gpu(args, kwargs)  # also takes a host out= and a ufunc's out=(a,))
         if not kwargs:
-            return fresh(call_gpu(cpf, [x._a if type(x) is ndarray else arraylike(x) for x in args], kwargs), args)
+            try:
+                return fresh(call_gpu(cpf, [x._a if type(x) is ndarray else arraylike(x) for x in args], kwargs), args)
+            except REFUSALS as e:
+                return self.refused(args, kwargs, e)
         out = kwargs.get("out")
         if type(out) is tuple and len(out) == 1:
             kwargs = dict(kwargs, out=out[0])
@@ -135,10 +147,22 @@ class UfuncRoute:
             return through_stand_ins(o, lambda s: self.ufunc(*args, **{**kwargs, "out": s}), r.name)
         a = [arraylike(x) for x in args]
         kw = {k: tuple(map(dev, v)) if k == "out" and type(v) is tuple else dev(v) for k, v in kwargs.items()}
-        res = fresh(call_gpu(cpf, a, kw), args)
+        try:
+            res = fresh(call_gpu(cpf, a, kw), args)
+        except REFUSALS as e:
+            return self.refused(args, kwargs, e)
         if out is not None:
             return out if type(out) is not tuple or len(out) != 1 else out[0]
         return res
+
+    def refused(self, args, kwargs, e, name=None, npf=None):
+        """CuPy refused the call (no loop for the dtypes: ``floor`` of complex numbers, strings,
+        a ``range``, a tuple of axes; CuPy's words for it): NumPy's answer on host copies, counted
+        and warned, or where NumPy refuses the call too, NumPy's error (class and message), unwarned,
+        as the functions' route does."""
+        return _fallback.run(name or self.route.name, npf or self.np, args, kwargs,
+                             f"CuPy's {self.name} refused the call ({type(e).__name__}: {str(e)[:80]})",
+                             errors_unannounced=True)
 
     def not_arrays(self, args, kwargs):
         """A ufunc given a NumPy subclass instance (a masked array, a matrix, a user's subclass) or
@@ -168,6 +192,10 @@ class UfuncRoute:
                 return p if p is r else wrap(p)
             return r
         name = f"{self.route.name}.{method}"
+        for x in args:  # (strings, object arrays: no GPU form; NumPy's method says what it does)
+            if type(x) is str or type(x) is bytes or (type(x) is numpy.ndarray and host_only_dtype(x.dtype)):
+                a, kw = to_host_args(args, kwargs, f"{name} of a {numpy.asarray(x).dtype} operand (no GPU form)")
+                return npm(*a, **kw)
         if method == "at" and args and type(args[0]) is numpy.ndarray:
             # a NumPy array to update: NumPy's at writes into it, its GPU indices and values
             # copied over (counted), as the functions that write into their argument do (_route)
@@ -197,7 +225,10 @@ class UfuncRoute:
             kw = dict(kwargs)
             kw.setdefault("axis", 0)  # ufunc.reduce and .accumulate default to axis 0
             if not kwargs_gap(f, kw):
-                return wrap(call_gpu(f, [arraylike(args[0])], {k: dev(v) for k, v in kw.items()}))
+                try:
+                    return wrap(call_gpu(f, [arraylike(args[0])], {k: dev(v) for k, v in kw.items()}))
+                except REFUSALS as e:  # (accumulate over a tuple of axes: NumPy's ValueError)
+                    return self.refused(args, kwargs, e, name, npm)
         if method == "at" and len(args) >= 2:
             # at(a, indices, b): a tuple of indices is one per axis, not an array
             ind = args[1]

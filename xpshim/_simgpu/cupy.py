@@ -417,7 +417,44 @@ def _delete(args, kwargs):
     return _wrap(numpy.ascontiguousarray(r))
 
 
+def _arange(args, kwargs):
+    """CuPy's arange: its dtype is float if any bound is a float, else int; each element is
+    ``typ(start) + i * typ(step)`` in the dtype, so a step that the dtype truncates (0.5 as an int)
+    repeats the start, where NumPy steps by its first two elements' difference:
+    https://github.com/cupy/cupy/blob/v14.0.0/cupy/_creation/ranges.py (arange)"""
+    p = _bound(numpy.arange, args, kwargs)
+    start, stop, step, dtype = p["start_or_stop"], p["stop"], p["step"], p["dtype"]
+    if any(type(v) is ndarray for v in (start, stop, step)):
+        return _NUMPYS
+    if dtype is None:
+        dtype = float if any(numpy.dtype(type(v)).kind == "f" for v in (start, stop, step)) else int
+    if stop is None:
+        start, stop = 0, start
+    step = 1 if step is None else step
+    size = int(numpy.ceil((stop - start) / step))
+    typ = numpy.dtype(dtype).type
+    if size <= 0 or typ is numpy.bool_:
+        return _NUMPYS
+    with numpy.errstate(all="ignore"):  # (the kernel's C arithmetic, wrapping)
+        i = numpy.arange(size).astype(dtype)
+        return _wrap((typ(start) + i * typ(step)).astype(dtype))
+
+
+def _shares_memory(may):
+    """CuPy's shares_memory takes no integer max_work, its may_share_memory none at all:
+    https://github.com/cupy/cupy/blob/v14.0.0/cupy/_misc/memory_ranges.py"""
+    def answer(args, kwargs):
+        work = (args[2:3] or [kwargs.get("max_work")])[0]
+        if may and work is not None:
+            raise NotImplementedError("Only supported for `max_work` is `None`")
+        if not may and work not in (None, "MAY_SHARE_BOUNDS", "MAY_SHARE_EXACT"):
+            raise NotImplementedError("Not supported for integer `max_work`.")
+        return _NUMPYS
+    return answer
+
+
 _CUPY_ANSWERS = {
+    numpy.arange: _arange, numpy.shares_memory: _shares_memory(False), numpy.may_share_memory: _shares_memory(True),
     numpy.convolve: _convolve(False), numpy.correlate: _convolve(True), numpy.compress: _compress,
     numpy.choose: _choose, numpy.take: _take, numpy.put: _put, numpy.polyval: _polyval, numpy.delete: _delete,
     **{getattr(numpy.fft, n): _fft2_of_1d(n) for n in ("fft2", "ifft2", "rfft2", "irfft2")},
@@ -600,6 +637,14 @@ class ndarray:
     def __setitem__(self, k, v):
         if type(v) is numpy.ndarray:
             raise TypeError("Unsupported type <class 'numpy.ndarray'>")
+        if type(v) is ndarray:
+            y = self._h[_unwrap_index(k)]
+            if isinstance(y, numpy.ndarray) and y.shape == v._h.shape and y.strides == v._h.strides and \
+                    y.ctypes.data == v._h.ctypes.data:
+                # CuPy skips a copy from the memory it would write, whatever the dtypes (a float32
+                # array into its int32 view keeps the float bits): _scatter_op in
+                # https://github.com/cupy/cupy/blob/v14.0.0/cupy/_core/_routines_indexing.pyx
+                return
         if isinstance(v, (float, complex, numpy.inexact)) and v == 0:
             v = type(v)(0)  # (CuPy writes a number by fill(): a zero, -0.0 too, by memset)
         self._h[_unwrap_index(k)] = _unwrap(v, False)
