@@ -409,7 +409,8 @@ _COMPAT = "scipy/_lib/array_api_compat/common/_helpers.py"
 _LDA = {  # LinearDiscriminantAnalysis, without its finiteness checks
     "value read sklearn/utils/multiclass.py (bool())": 1,  # type_of_target: if xp.any(y != int(y))
     "value read sklearn/discriminant_analysis.py (bool())": 2,  # if any(priors < 0), if |sum - 1| > 1e-5
-    "to host sklearn/discriminant_analysis.py (iteration)": 1,  # for group in classes_: NumPy's scalars
+    # for group in classes_: the labels move to the host at the loop's first step, NumPy's scalars
+    "moved to host sklearn/discriminant_analysis.py (iteration over 2 elements)": 1,
     "value read sklearn/discriminant_analysis.py (index)": 3,  # Vt[:rank], S[:rank]: a rank from the GPU
 }
 EXPECTED = {

@@ -132,7 +132,9 @@ def run(group, backend):
             "values": t["values_read"]["count"], "values_bytes": t["values_read"]["bytes"],
             "fallbacks": sum(v["count"] for v in s["fallbacks"].values()),
             "sites": {f"{_WAY[d]} {_short(k)}": n for d, v in t.items() for k, n in v["sites"].items()}
-            | {f"fallback {k}": v["count"] for k, v in s["fallbacks"].items()},
+            | {f"fallback {k}": v["count"] for k, v in s["fallbacks"].items()}
+            | {f"moved {d.replace('_', ' ')} {_short(k)}": n for d in ("to_host", "to_device")
+               for k, n in s["placement"][d]["sites"].items()},
         })
         got = xpshim.asnumpy(r)
         row["max_abs_diff"] = float(numpy.max(numpy.abs(got - ref))) if numpy.size(ref) else 0.0
