@@ -12,7 +12,7 @@ from . import _cpupath, _fused, _nditer
 from ._arguments import call_gpu
 from ._cpupath import non_binding
 from ._dispatch import follow_like, function
-from ._ndarray import fresh, host_only_dtype, ndarray, wrap
+from ._ndarray import as_array, fresh, host_only_dtype, ndarray, wrap
 from ._objects import GpuObject, asnumpy
 
 
@@ -35,7 +35,10 @@ def _creation(name):
         if type(a) is ndarray or _backend.is_raw_gpu_array(a):
             raw = a._a if type(a) is ndarray else a
             r = call_gpu(getattr(xp, name), [raw, dtype, *args], kwargs)
-            return a if r is raw and type(a) is ndarray else fresh(r, (a,))
+            if r is raw and type(a) is ndarray:
+                # the array itself, as NumPy's; of an element read (NumPy's scalar), a new 0-d array
+                return a if not a._v else as_array(wrap(raw.copy()))
+            return as_array(fresh(r, (a,)))
         # Host data (lists, NumPy arrays, PIL images, ...): NumPy reads it, one counted copy moves it.
         sized = _device.placing()  # auto mode: small data stays a NumPy array on the host
         if dtype is None and not args and not kwargs and type(a).__module__.startswith("PIL."):
@@ -55,7 +58,7 @@ def _creation(name):
         if sized and _placement.lines and _placement.made_here(h):
             return h
         r = _filled(a, h)
-        return fresh(_transfer.to_device(h, name) if r is None else r)
+        return as_array(fresh(_transfer.to_device(h, name) if r is None else r))  # (np.array(3.0): a 0-d array)
 
     f.__name__ = f.__qualname__ = name
     f.__module__ = "xpshim"

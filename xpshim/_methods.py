@@ -10,8 +10,8 @@ import numpy
 
 from . import _backend, _errors, _fallback
 from ._arguments import call_gpu, check_index_dtype, converter, into_host, kwargs_gap, out_of_memory
-from ._ndarray import dev, host, host_only_dtype, ndarray, wrap
-from ._registry import METHOD_ARRAY_ARGS
+from ._ndarray import as_value, dev, host, host_only_dtype, ndarray, wrap
+from ._registry import METHOD_ARRAY_ARGS, ZERO_D_ARRAY_METHODS
 
 _SORTS = frozenset({"sort", "argsort"})  # (methods whose kind= CuPy's take as "stable" only: _stable_sort)
 
@@ -25,6 +25,8 @@ def method(name):
     qualname = f"ndarray.{name}"
     # (x.choose(choices): x is the index array, which CuPy's kernel truncates where it is floats)
     indexed = name == "choose"
+    # a new 0-d answer is NumPy's scalar (x.sum(), x.max()), except of the methods that answer arrays
+    answer = wrap if name in ZERO_D_ARRAY_METHODS else _value_answer
 
     def m(self, *args, **kwargs):
         try:
@@ -40,12 +42,12 @@ def method(name):
             if not kwargs and not arrays:
                 for x in args:
                     if type(x) is ndarray or type(x) is numpy.ndarray:
-                        return wrap(call_gpu(cm, [dev(x) for x in args], kwargs))
+                        return answer(call_gpu(cm, [dev(x) for x in args], kwargs))
                 try:  # (call_gpu's work, inline)
                     r = cm(*args)
                 except _backend.xp.cuda.memory.OutOfMemoryError as e:
                     raise out_of_memory(cm, e) from e
-                return wrap(r)
+                return answer(r)
             gap = kwargs_gap(getattr(type(self._a), name), kwargs)
             if gap:
                 return _fallback.run_method(self, name, args, kwargs,
@@ -62,7 +64,7 @@ def method(name):
                 args = [dev(x) for x in args]
                 kwargs = {k: dev(v) for k, v in kwargs.items()} if kwargs else kwargs
             r = call_gpu(cm, args, kwargs)
-            return out if type(out) is ndarray and r is out._a else wrap(r)  # as NumPy: out= itself
+            return out if type(out) is ndarray and r is out._a else answer(r)  # as NumPy: out= itself
         except Exception as e:
             raise _errors.trimmed(e)  # (NumPy's error at the user's line: xpshim/_errors.py)
 
@@ -74,6 +76,10 @@ def method(name):
     m.__wrapped__ = npm
     m.__doc__ = f"ndarray.{name} on the GPU (cupy.ndarray.{name}; NumPy's on a host copy where CuPy lacks it)\n\n{npm.__doc__}"
     return m
+
+
+def _value_answer(r):
+    return as_value(wrap(r))
 
 
 def _astype(routed):

@@ -139,6 +139,15 @@ def fresh(r, sources=()):
     b = r.base
     if b is not None:  # (a view of memory of a raw CuPy argument stays where it is)
         return _view(r, b, any(type(s) is _cupy_ndarray and (s is b or s.base is b) for s in sources))
+    if not r.ndim:
+        # a new 0-d answer of arithmetic, a ufunc or a reduction: NumPy's is its scalar, a value
+        # (the few functions whose 0-d answers are arrays undo it: _registry.ZERO_D_ARRAYS)
+        ref = _owners.get(id(r))
+        o = ref() if ref is not None else None
+        if (o is None or o._d is not r) and not any(s is r for s in sources):
+            o = _own(r)
+            o._v = True
+            return o
     for s in sources:
         if s is r:  # (a raw CuPy argument handed back)
             return _own(r, pinned=True)
@@ -403,6 +412,8 @@ class _Active(threading.local):
 
 
 _ARRAY_FUNCTION = _Active()
+# what NumPy's scalars have beyond the array's methods (Python's float and int methods)
+_SCALAR_METHODS = frozenset({"is_integer", "as_integer_ratio", "hex", "bit_count"})
 _HOST_VALUES = frozenset({float, int, bool, complex, numpy.ndarray})
 _HOST_ARRAY = numpy.ndarray
 
@@ -440,6 +451,21 @@ def _items(x):
         _placement.loop_to_host(x)
     for i in range(len(x)):
         yield x[i]
+
+
+def as_value(o):
+    """``o`` as NumPy's scalar where it is a new 0-d answer (a reduction method's, ``x.sum()``):
+    marked a value, as ``fresh`` marks functions' answers."""
+    if type(o) is ndarray and o._b is None and not o._v and o._d is not None and not o._d.ndim:
+        o._v = True
+    return o
+
+
+def as_array(o):
+    """``o`` as a 0-d array where a function's 0-d answer is NumPy's array (``np.asarray(x)``)."""
+    if type(o) is ndarray and o._v:
+        o._v = False
+    return o
 
 
 def _element(r, key):
@@ -513,7 +539,6 @@ class ndarray(metaclass=_NdarrayMeta):
     # write to x changes and whose in-place operators rebind instead of writing (_element)
     __slots__ = ("_st", "_d", "_hv", "_b", "_p", "_n", "_s", "_x", "_v", "__weakref__")
     __array_priority__ = 100.0
-    __hash__ = None
     _xpshim_device = "gpu"  # (get_device reads it without loading this module: _cpupath)
 
     def __new__(cls, shape, dtype=float, buffer=None, offset=0, strides=None, order=None):
@@ -806,7 +831,34 @@ class ndarray(metaclass=_NdarrayMeta):
 
     # -- Python protocol -------------------------------------------------
     def __repr__(self):
+        if self._v:  # NumPy's scalar: np.float64(3.0)
+            return repr(_value_host(self, "repr")[()])
         return repr(host(self, "repr"))
+
+    def __hash__(self):
+        if not self._v:  # (arrays are unhashable, NumPy's scalars hash as their value: a dict key)
+            raise TypeError("unhashable type: 'numpy.ndarray'")
+        return hash(_value_host(self, "hash()")[()])
+
+    def __trunc__(self):
+        if not self._v:
+            raise TypeError("type numpy.ndarray doesn't define __trunc__ method")
+        v = _value_host(self, "math.trunc")[()]
+        if not hasattr(v, "__trunc__"):  # (numpy.float32's, not a Python float: NumPy's TypeError)
+            raise TypeError(f"type numpy.{v.dtype.name} doesn't define __trunc__ method")
+        return v.__trunc__()
+
+    def __getattr__(self, name):
+        # (only for names the class lacks) NumPy's scalar methods on an element read or a
+        # reduction's answer (NumPy's scalars): x[3].is_integer(), x.max().as_integer_ratio()
+        if name in _SCALAR_METHODS:
+            try:
+                value = object.__getattribute__(self, "_v")
+            except AttributeError:
+                value = False
+            if value:
+                return getattr(_value_host(self, name)[()], name)
+        raise AttributeError(f"'xpshim.ndarray' object has no attribute {name!r}")
 
     def __str__(self):
         return str(host(self, "str"))
@@ -841,6 +893,8 @@ class ndarray(metaclass=_NdarrayMeta):
     def __float__(self):
         if (self._d if self._d is not None else self._hv).size != 1:  # (_meta(self), inline: float(x.sum()) is common)
             return float(numpy.empty(_meta(self).shape))
+        if self._v and _meta(self).dtype.kind == "c":  # (NumPy's complex scalar: its real part, warned)
+            return float(_value_host(self, "float()")[()])
         return float(_scalar(self, "float()"))
 
     def __complex__(self):

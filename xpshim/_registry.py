@@ -91,6 +91,18 @@ UFUNC_REDUCE = {
 UFUNC_ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
 
 # ndarray methods that change the array in place: a host fallback writes back.
+# NumPy's answer for a 0-d result is its scalar (a value: ufuncs, operators, reductions, element
+# reads), except for these functions and methods, whose 0-d answers are 0-d arrays (found by
+# calling every routed name on a 0-d array; tests/gpu_side/test_values.py checks it against NumPy)
+ZERO_D_ARRAYS = frozenset({
+    "array", "asanyarray", "asarray", "ascontiguousarray", "asfortranarray", "block", "copy", "cov",
+    "empty_like", "from_dlpack", "full_like", "i0", "imag", "isin", "ones_like", "pad", "permute_dims",
+    "real", "real_if_close", "require", "roll", "squeeze", "transpose", "trim_zeros", "where", "zeros_like",
+    "linalg.tensorsolve", "fft.fftn", "fft.ifftn", "lib.stride_tricks.as_strided", "zeros", "ones", "empty",
+    "full", "reshape", "broadcast_to", "expand_dims", "moveaxis", "swapaxes", "astype", "atleast_1d",
+})
+ZERO_D_ARRAY_METHODS = frozenset({"copy", "astype", "reshape", "squeeze", "view", "transpose", "swapaxes", "real",
+                                  "imag", "conj", "conjugate", "__copy__", "__deepcopy__", "flatten", "ravel"})
 MUTATING_METHODS = frozenset({"sort", "partition", "fill", "put", "resize", "setfield", "byteswap", "setflags"})
 # ndarray methods whose arguments are array-likes: name -> position.
 METHOD_ARRAY_ARGS = {

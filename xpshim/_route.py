@@ -18,8 +18,8 @@ from . import _backend, _docparams, _edges, _exact, _fallback, _gaps, _signature
 from . import _methods  # noqa: F401  (the GPU arrays a route answers with have NumPy's methods)
 from ._arguments import (array_like, array_like_params, array_likes, call_gpu, gpu_args, host_class, into_host, kwargs_gap,
                          locate, out_of_memory, to_host_args)
-from ._ndarray import arraylike, fresh, host, host_only_dtype, ndarray
-from ._registry import WRITES_INTO
+from ._ndarray import arraylike, as_array, fresh, host, host_only_dtype, ndarray
+from ._registry import WRITES_INTO, ZERO_D_ARRAYS
 
 _MISSING = object()
 _FILLS = frozenset({"xpshim.full", "xpshim.full_like"})
@@ -113,7 +113,7 @@ class Route:
     # ufunc fast path, _ufuncroute, without the cpf property's frame)
     __slots__ = ("name", "npf", "cupy_path", "spec", "resolved", "resolved_for", "_accepts", "_gap", "edge", "dtype_at",
                  "axis_at", "writes", "named", "out_at", "positional", "as_tuple", "plain_result",
-                 "by_name", "fills")
+                 "by_name", "fills", "zero_d_array")
 
     def __init__(self, name, npf, cupy_path):
         self.name, self.npf, self.cupy_path = name, npf, cupy_path
@@ -133,6 +133,7 @@ class Route:
         self.named = _named_result(npf) if self.edge is None else None
         self.as_tuple = _docparams.answers_tuple(npf)  # (CuPy's atleast_1d answers a list there)
         self.plain_result = self.named is None and not self.as_tuple  # (tupled() would hand r back as is)
+        self.zero_d_array = name.partition(".")[2] in ZERO_D_ARRAYS  # ("xpshim.copy": "copy")
         # (gpu()'s checks by name, answered once: most names have none)
         self.by_name = name in _DTYPE_READERS or name in _SLICES_INPUT
         self.fills = name in _FILLS
@@ -167,7 +168,7 @@ class Route:
             except _gaps.Decline as e:
                 why = f"{why}, and xpshim's GPU version does not cover this case ({e})"
             else:
-                return self.tupled(gpu_result(r, args, kwargs))
+                return self.tupled(self.kind_of_answer(gpu_result(r, args, kwargs), args))
         return _fallback.run(self.name, self.npf, args, kwargs, why)
 
     def gpu(self, args, kwargs):
@@ -275,8 +276,21 @@ class Route:
             return _fallback.run(self.name, self.npf, args, kwargs,
                                  f"CuPy's {self.cupy_path} refused the call ({type(refused).__name__}: "
                                  f"{str(refused)[:80]})", errors_unannounced=True)
-        r = gpu_result(r, args, kwargs)
+        r = self.kind_of_answer(gpu_result(r, args, kwargs), args)
         return r if self.plain_result else self.tupled(r)
+
+    def kind_of_answer(self, r, args):
+        """A 0-d answer as NumPy's: its 0-d array for the few functions that answer one
+        (``np.copy``, ``np.where``: _registry.ZERO_D_ARRAYS), else its scalar, a value, also where
+        CuPy's (or a gap version's) answer is a 0-d view of memory no argument owns."""
+        if type(r) is not ndarray:
+            return r
+        if self.zero_d_array:
+            return as_array(r)
+        if not r._v and r._d is not None and not r._d.ndim and r._b is not None and \
+                not any(type(a) is ndarray and a._st is r._st for a in args):
+            r._v = True
+        return r
 
     def by_keyword(self, args, kwargs):
         """The call with ``out`` and the arguments after it given by keyword (so the answer is

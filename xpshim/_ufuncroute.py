@@ -12,7 +12,7 @@ import numpy
 from . import _backend, _device, _errors, _fallback, _gaps, _placement, _signatures
 from ._arguments import (NUMPY_SCALARS, array_like, as_indices, call_gpu, host_class, host_outs, interface_like,
                          kwargs_gap, locate, numbers_alone, out_of_memory, through_stand_ins, to_host_args)
-from ._ndarray import arraylike, dev, fresh, host_only_dtype, ndarray, wrap
+from ._ndarray import arraylike, as_value, dev, fresh, host_only_dtype, ndarray, wrap
 from ._registry import NO_OP_KWARGS
 from ._route import REFUSALS, Route, gpu_result
 
@@ -226,7 +226,8 @@ class UfuncRoute:
             kw.setdefault("axis", 0)  # ufunc.reduce and .accumulate default to axis 0
             if not kwargs_gap(f, kw):
                 try:
-                    return wrap(call_gpu(f, [arraylike(args[0])], {k: dev(v) for k, v in kw.items()}))
+                    r = wrap(call_gpu(f, [arraylike(args[0])], {k: dev(v) for k, v in kw.items()}))
+                    return r if "out" in kwargs else as_value(r)  # (a reduction to 0-d: NumPy's scalar)
                 except REFUSALS as e:  # (accumulate over a tuple of axes: NumPy's ValueError)
                     return self.refused(args, kwargs, e, name, npm)
         if method == "at" and len(args) >= 2:
