@@ -337,11 +337,11 @@ class DaskUfunc(_ufunc.ufunc):
         with _on_host():
             return _ufunc.ufunc.__call__(self, *args, **kwargs)
 
-    def _method(self, method, table, args, kwargs):
+    def _method(self, method, args, kwargs):
         if has_dask(args, kwargs):
             return ufunc_call(self._np, method, args, kwargs)
         with _on_host():
-            return _ufunc.ufunc._method(self, method, table, args, kwargs)
+            return _ufunc.ufunc._method(self, method, args, kwargs)
 
 
 # ------------------------------------------------------------------ creation
