@@ -13,6 +13,7 @@ import inspect
 import numpy
 
 from . import _backend, _docparams, _signatures, _transfer
+from ._edges import check_index_dtype, host_repeats  # noqa: F401  (check_index_dtype: also the methods')
 from ._errors import OutOfMemoryError
 from ._ndarray import arraylike, dev, host, ndarray, on_host_part, wrap
 from ._registry import ARRAY_PARAMS, NO_OP_KWARGS, SEQUENCE_PARAMS, SEQUENCE_PARAMS_OF
@@ -208,18 +209,16 @@ def c_indices(casting):
     return convert
 
 
-def check_index_dtype(dt, casting="safe"):
-    """NumPy's TypeError for an index array of a dtype that does not cast to intp by ``casting``."""
-    if not numpy.can_cast(dt, numpy.intp, casting):
-        raise TypeError(f"Cannot cast array data from {numpy.dtype(dt)!r} to {numpy.dtype(numpy.intp)!r} "
-                        f"according to the rule {casting!r}")
+def _repeats(v):
+    """``x.repeat``'s counts, as CuPy's method takes them (_edges.host_repeats)."""
+    return host_repeats(v._a if type(v) is ndarray else v)
 
 
 _SAFE, _SAME_KIND = c_indices("safe"), c_indices("same_kind")
 # NumPy's C methods' index parameters, as functions and as methods (c_indices)
-_C_INDICES = {"xpshim.take": {"indices": _SAME_KIND}, "xpshim.put": {"ind": _SAFE}, "xpshim.repeat": {"repeats": _SAFE},
+_C_INDICES = {"xpshim.take": {"indices": _SAME_KIND}, "xpshim.put": {"ind": _SAFE}, "xpshim.repeat": {"repeats": _repeats},
               "ndarray.take": {"indices": _SAME_KIND}, "ndarray.put": {"indices": _SAFE},
-              "ndarray.repeat": {"repeats": _SAFE}}
+              "ndarray.repeat": {"repeats": _repeats}}
 # Parameters NumPy reads as indices (an empty list is intp there), and functions that read
 # another one so (bincount's x: counts of non-negative ints)
 _INDEX_PARAMS = frozenset({"indices", "ind", "obj"})

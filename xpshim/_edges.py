@@ -88,6 +88,35 @@ from ._placement import call_arg  # (args[i], else the keyword, else a default)
 PASS = object()
 
 
+def check_index_dtype(dt, casting="safe"):
+    """NumPy's TypeError for an index array of a dtype that does not cast to intp by ``casting``."""
+    if not numpy.can_cast(dt, numpy.intp, casting):
+        raise TypeError(f"Cannot cast array data from {numpy.dtype(dt)!r} to {numpy.dtype(numpy.intp)!r} "
+                        f"according to the rule {casting!r}")
+
+
+def host_repeats(r):
+    """``repeat``'s counts read as NumPy's C code reads them (cast to intp, an array by the "safe"
+    rule), as the host numbers CuPy's ``_repeat`` takes: a Python int or a list of them. CuPy
+    refuses a CuPy array there ("cupy.ndaray cannot be specified as `repeats` argument",
+    https://github.com/cupy/cupy/blob/v14.0.0/cupy/_core/_routines_manipulation.pyx, _repeat) and
+    reads a sequence on the host anyway: GPU counts are copied over (counted)."""
+    if isinstance(r, _backend.xp.ndarray):
+        check_index_dtype(r.dtype)
+        r = _transfer.to_host(r, "repeat's counts")
+    elif isinstance(r, numpy.ndarray):
+        check_index_dtype(r.dtype)
+    return numpy.asarray(r, dtype=numpy.intp).tolist()
+
+
+def _repeat(args, kwargs):
+    """repeat with its counts as CuPy takes them (``host_repeats``)."""
+    a, r, axis = call_arg(args, kwargs, 0, "a"), call_arg(args, kwargs, 1, "repeats"), call_arg(args, kwargs, 2, "axis")
+    if not isinstance(a, _backend.xp.ndarray) or len(args) + len(kwargs) > 3:
+        return PASS
+    return _backend.xp.repeat(a, host_repeats(r), axis)
+
+
 def _moved(v, why):
     """A host value (a number, a list) as the GPU array NumPy would read it as (the copy counted)."""
     return _transfer.to_device(numpy.asarray(v), why)
@@ -1151,6 +1180,7 @@ TABLE = {
     "xpshim.lib.stride_tricks.as_strided": _as_strided,
     **{f"xpshim.{n}": _shares_memory(n) for n in ("shares_memory", "may_share_memory")},
     "xpshim.arange": _arange,
+    "xpshim.repeat": _repeat,
     **{f"xpshim.{n}": _like_0d(n, 4) for n in ("empty_like", "zeros_like", "ones_like")},
     "xpshim.full_like": _like_0d("full_like", 5),
     **{f"xpshim.{n}": _convolution(n) for n in ("convolve", "correlate")},

@@ -63,7 +63,12 @@ def method(name):
             else:
                 args = [dev(x) for x in args]
                 kwargs = {k: dev(v) for k, v in kwargs.items()} if kwargs else kwargs
-            r = call_gpu(cm, args, kwargs)
+            try:
+                r = call_gpu(cm, args, kwargs)
+            except ValueError:
+                if name == "repeat":
+                    _numpys_repeat_error(self, args, kwargs)
+                raise
             return out if type(out) is ndarray and r is out._a else answer(r)  # as NumPy: out= itself
         except Exception as e:
             raise _errors.trimmed(e)  # (NumPy's error at the user's line: xpshim/_errors.py)
@@ -76,6 +81,14 @@ def method(name):
     m.__wrapped__ = npm
     m.__doc__ = f"ndarray.{name} on the GPU (cupy.ndarray.{name}; NumPy's on a host copy where CuPy lacks it)\n\n{npm.__doc__}"
     return m
+
+
+def _numpys_repeat_error(x, args, kwargs):
+    """NumPy's error for counts that ``x.repeat`` refuses (a length that is neither 1 nor the
+    axis's, a negative count), where CuPy words its own: NumPy's repeat of a stand-in of ``x``'s
+    shape with no memory behind it (zero strides), which checks the counts before it allocates."""
+    stand_in = numpy.lib.stride_tricks.as_strided(numpy.zeros((), bool), x.shape, (0,) * x.ndim)
+    stand_in.repeat(*args, **kwargs)
 
 
 def _value_answer(r):

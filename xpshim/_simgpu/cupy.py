@@ -453,8 +453,35 @@ def _shares_memory(may):
     return answer
 
 
+def _cupy_repeat(h, repeats, axis=None):
+    """CuPy's repeat: its counts a Python int, a NumPy integer or a sequence of host numbers, never
+    a CuPy array, and checked in its own words:
+    https://github.com/cupy/cupy/blob/v14.0.0/cupy/_core/_routines_manipulation.pyx (_repeat)"""
+    if type(repeats) is ndarray:
+        raise ValueError("cupy.ndaray cannot be specified as `repeats` argument.")
+    if isinstance(repeats, int) or (hasattr(repeats, "dtype") and numpy.issubdtype(repeats, numpy.integer)):
+        if repeats < 0:
+            raise ValueError(f"'repeats' should not be negative: {repeats}")
+    elif isinstance(repeats, (list, tuple)):
+        if any(r < 0 for r in repeats):
+            raise ValueError(f"all elements of 'repeats' should not be negative: {repeats}")
+        n = h.size if axis is None else h.shape[axis]
+        if len(repeats) != 1 and len(repeats) != n:
+            raise ValueError(f"'repeats' and 'axis' of 'a' should be same length: {n} != {len(repeats)}")
+    else:
+        raise ValueError(f"'repeats' should be int or sequence: {repeats}")
+    return _wrap(h.repeat(repeats, axis))
+
+
+def _repeat(args, kwargs):
+    p = _bound(numpy.repeat, args, kwargs)
+    if type(p["a"]) is not ndarray:
+        return _NUMPYS
+    return _cupy_repeat(p["a"]._h, p["repeats"], p["axis"])
+
+
 _CUPY_ANSWERS = {
-    numpy.arange: _arange, numpy.shares_memory: _shares_memory(False), numpy.may_share_memory: _shares_memory(True),
+    numpy.arange: _arange, numpy.repeat: _repeat, numpy.shares_memory: _shares_memory(False), numpy.may_share_memory: _shares_memory(True),
     numpy.convolve: _convolve(False), numpy.correlate: _convolve(True), numpy.compress: _compress,
     numpy.choose: _choose, numpy.take: _take, numpy.put: _put, numpy.polyval: _polyval, numpy.delete: _delete,
     **{getattr(numpy.fft, n): _fft2_of_1d(n) for n in ("fft2", "ifft2", "rfft2", "irfft2")},
@@ -625,6 +652,8 @@ class ndarray:
         if name == "sort" and not self._h.flags.c_contiguous:
             def m(*a, **k):  # (as CuPy 14's in-place sort)
                 raise NotImplementedError("Sorting non-contiguous array is not supported.")
+        if name == "repeat":
+            return lambda repeats, axis=None: _cupy_repeat(self._h, repeats, axis)
         return _func(name, m, _NDARRAY[name], strict=False, method=True)
 
     def __getitem__(self, k):
