@@ -169,14 +169,19 @@ def fresh(r, sources=()):
 
 _owners = _storage.OWNERS
 _cupy_ndarray = None  # cupy.ndarray once the backend is live (set by _bind_cupy)
+_memcpy_elements = False  # element reads copied by cudaMemcpyAsync (real CuPy), else by the array's copy
+_empty = None  # the backend's empty()
 
 
 @_backend.on_change
 def _bind_cupy():
     """wrap() recognises CuPy arrays by type while the GPU is live."""
     global _cupy_ndarray
+    global _memcpy_elements, _empty
     # (not while auto mode's choice is pending: reading xp would settle it; settling tells us again)
     _cupy_ndarray = _backend.xp.ndarray if _backend.live and not _backend.pending and _backend.xp is not None else None
+    _memcpy_elements = _cupy_ndarray is not None and getattr(_backend.xp, "__name__", "") == "cupy"
+    _empty = _backend.xp.empty if _cupy_ndarray is not None else None
 
 
 _bind_cupy()
@@ -475,20 +480,27 @@ def _element(r, key):
     NumPy scalar's do). An index with an Ellipsis (``x[...]`` of a 0-d array) is NumPy's 0-d view."""
     if key is Ellipsis or (type(key) is tuple and any(k is Ellipsis for k in key)):
         return wrap(r)
-    o = _own(_copy_element(r))
+    c = _copy_element(r)
+    # (_own's work, inline, less the owner's registration: no function hands this private copy
+    # back to be recognised; a frame and a weak reference less per element read)
+    o = _new(ndarray)
+    o._d = c
+    o._st = _storage.new(c)
+    o._b = o._hv = o._p = None
+    o._n = 0
     o._v = True
     return o
 
 
 def _copy_element(r):
     """A new 0-d device array holding ``r``'s element: one device-to-device copy of its bytes
-    (cudaMemcpyAsync: no kernel launch), else CuPy's copy."""
-    try:
-        c = _backend.xp.empty((), r.dtype)
+    (cudaMemcpyAsync: no kernel launch, in stream order), where the memory has pointers (CuPy's;
+    ``_bind_cupy`` chooses), else the array's copy."""
+    if _memcpy_elements:
+        c = _empty((), r.dtype)
         c.data.copy_from_device_async(r.data, r.itemsize)
         return c
-    except AttributeError:  # (the simulated GPU's memory has no pointers)
-        return r.copy()
+    return r.copy()
 
 
 def _own_value(value, a):
