@@ -68,9 +68,11 @@ def _driver():
 
 def _probe_driver():
     """Return (device_count, reason) from the driver API without CuPy."""
+    global cuda_started
     lib = _driver()
     if lib is None:
         return 0, "no NVIDIA driver found (libcuda cannot be loaded)"
+    cuda_started = True
     rc = lib.cuInit(0)
     if rc != 0:
         return 0, f"the CUDA driver does not initialise (cuInit: {_CU_ERRORS.get(rc, rc)})"
@@ -106,6 +108,58 @@ def preload():
     return True
 
 
+def start_in_background():
+    """Auto mode, with CuPy's import started (``preload``): the GPU's start (the driver's
+    ``cuInit``, the wait for the import, the context) goes on a daemon thread now, so that it
+    overlaps the program's own work; calls made before it ends run on the CPU (``status_now``),
+    and the first call after it settles the choice (docs/placement.md, "Start-up")."""
+    global _bg
+    import threading
+
+    _bg = threading.Thread(target=_probe_in_background, name="xpshim-gpu-start", daemon=True)
+    _bg.start()
+
+
+_bg = None       # the daemon thread of start_in_background
+_early = None    # its GpuStatus, read by gpu_status once it has ended
+cuda_started = False  # cuInit was called in this process (a forked child cannot use CUDA then)
+
+
+FORKED = ("this process was forked from one that had started CUDA, and CUDA cannot be used in such "
+          "a child; to use the GPU in child processes, start them with multiprocessing's 'spawn' or "
+          "'forkserver' method (multiprocessing.set_start_method('spawn'))")
+
+
+def _forked():
+    """In a child of ``os.fork``: where the parent had started CUDA, the GPU is not usable here
+    (CUDA's rule), so new arrays are made on the CPU, and the child says why, once."""
+    global _status, _xp, live, pending, _bg, _early
+    if not cuda_started:
+        return
+    _status, _xp, live, pending, _bg, _early = GpuStatus(False, FORKED), None, False, False, None, None
+    _publish()
+    _raw_types.clear()
+    _changed()
+    import warnings
+
+    warnings.warn(f"xpshim: {FORKED}; arrays are made on the CPU in this process", RuntimeWarning, stacklevel=2)
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forked)
+
+
+def _probe_in_background():
+    global _early
+    try:
+        if _config.simulate_gpu:
+            _preloading.wait()  # (the simulated GPU loads xpshim's module on the caller's thread, at settling)
+            return
+        _early = _probe()
+    except BaseException as exc:  # (reported at settling, as the probe's own failures are)
+        _early = GpuStatus(False, f"CuPy cannot use the GPU ({type(exc).__name__}: {exc})")
+
+
 def defer_choice():
     """Auto mode with CuPy's import under way: a GPU array may exist (``live``), and the first
     call that needs the device decides (``gpu_status`` settles it)."""
@@ -137,10 +191,20 @@ def gpu_status():
     begun at ``import xpshim`` (``_preload``), and settles the choice auto mode deferred then."""
     global _status
     if _status is None:
-        _status = _probe()
+        if _bg is not None:
+            _bg.join()
+        _status = _early if _early is not None else _probe()
         if pending:
             _settle()
     return _status
+
+
+def status_now():
+    """``gpu_status()`` where it is known without waiting; None while the GPU is still starting
+    on its thread (``start_in_background``): auto mode runs such calls on the CPU."""
+    if _status is None and _bg is not None and _bg.is_alive():
+        return None
+    return gpu_status()
 
 
 def _settle():
@@ -157,6 +221,8 @@ def _probe():
     global _xp
     if _config.simulate_gpu:
         _preloading and _preloading.wait()  # (the thread that stands for CuPy's import)
+        global cuda_started
+        cuda_started = True  # (as the real GPU's start would have: a forked child gets the CPU)
         if _unusable_once:
             _unusable_once.clear()
             _xp = None
@@ -273,10 +339,10 @@ def defer_again(usable=True):
     may be chosen (``pending``, the module unread), so that the next call meets an undecided
     device; with ``usable=False`` (simulated GPU only) that choice then finds no usable GPU.
     Arrays made before stay valid."""
-    global _status, _xp
+    global _status, _xp, _early
     if forced is not None or _preloading is None:
         raise RuntimeError("defer_again: only where auto mode deferred its choice at import")
-    _status, _xp = None, None
+    _status, _xp, _early = None, None, None
     if not usable:
         _unusable_once.append(True)
     _raw_types.clear()
@@ -295,6 +361,8 @@ def is_raw_gpu_array(x):
     hit = _raw_types.get(t)
     if hit is None:
         if pending:
+            if not t.__module__.startswith("cupy"):
+                return False  # (not cached: no other type is CuPy's array, and nothing waits for the GPU)
             gpu_status()  # (CuPy may be half-imported on its thread until then)
         cp = _xp or sys.modules.get("cupy")
         hit = cp is not None and isinstance(x, cp.ndarray)

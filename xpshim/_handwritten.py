@@ -25,8 +25,12 @@ def _creation(name):
                 return follow_like(f, npf, (a, dtype, *args), kwargs)
             if "device" in kwargs or "copy" in kwargs:  # the array API's keywords: xpshim's, not CuPy's
                 return _arrayapi.from_data(f, npf, name, a, dtype, args, kwargs)
-        if _backend.pending and type(a).__module__.startswith("PIL."):
-            _pil.decode(a)  # before the device is chosen: CuPy's import, on its thread, overlaps the decode
+        if _backend.pending:
+            if type(a).__module__.startswith("PIL."):
+                _pil.decode(a)  # before the device is chosen: the GPU's start, on its thread, overlaps the decode
+                _device.wait_for_gpu(_placement.image_size(a))  # (a large photo waits for the GPU)
+            elif type(a) is numpy.ndarray:
+                _device.wait_for_gpu(a.size)
         if not _backend.live or _device.current_device() == "cpu":
             if type(a) is ndarray:
                 a = _transfer.to_host(a._a, f"{name} on the CPU device")

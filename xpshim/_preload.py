@@ -17,20 +17,22 @@ When it starts (``_backend.preload`` decides, at import, in this order, cheapest
   and absent where the driver is (WSL2's ``/dev/dxg``, Windows); where no driver is installed the
   failed load costs what the probe's did before, and is not paid twice.
 
-No CUDA here: a program that imports xpshim and then forks (``multiprocessing`` with the fork
-start method) can use CUDA in its children only while the parent has not initialised CUDA. So
-the thread imports CuPy and nothing else: no ``cuInit``, no context, no allocation (importing
-CuPy does none of these). With ``XPSHIM_DEVICE=gpu`` the import still checks the GPU, as before
-(an absent GPU fails there, at import, with the reason), so that mode starts CUDA at import; the
-thread then overlaps CuPy's import with the driver's start-up.
+No CUDA on this thread: it imports CuPy and nothing else. In auto mode the GPU's start (the
+driver's ``cuInit``, the context) runs on a second, daemon thread that waits for this one
+(``_backend.start_in_background``); calls made meanwhile run on the CPU (docs/placement.md,
+"Start-up"). A child forked after that cannot use CUDA: it makes its arrays on the CPU and says
+why (``_backend._forked``). With ``XPSHIM_DEVICE=gpu`` the import still checks the GPU, as before
+(an absent GPU fails there, at import, with the reason); the thread then overlaps CuPy's import
+with the driver's start-up.
 
 Auto mode decides at the first call: ``import xpshim`` used to choose the device at once, which
 meant CuPy's import, ``cuInit`` and the first allocation (about 0.65 s on an H200) before the
 program's first line ran. Where the thread starts, the import now only marks the GPU as possible
 (``_backend.live``, so names resolve to the routed functions, as on a GPU machine before), and
 the first call that needs the device (``_device.current_device``, ``placing``, or a CuPy array
-among its arguments) runs ``_backend.gpu_status``: the driver probe (``cuInit``, on the caller's
-thread) while the import ends, then the wait for it, then the first allocation. Where that finds
+among its arguments) asks ``_backend.status_now``: while the start-up thread (the driver probe,
+the wait for the import, the first allocation) still runs, the call runs on the CPU; once it has
+ended, the choice is settled on the caller's thread. Where that finds
 no usable GPU, ``live`` goes back to False: answers are the same, but the names resolved before
 it are the routed ones (a slower CPU path), and CuPy was imported for nothing (on the thread).
 That happens only where CuPy is installed and the driver loads but no device is usable.

@@ -82,3 +82,60 @@ def test_the_seed_alone_leaves_the_choice_pending():
     out = _run(_SIM, code="import xpshim as np; from xpshim import _backend; np.random.seed(0); "
                           "print(_backend.pending, 'xp' in vars(_backend))")
     assert out == "True False"  # (nothing read the backend: it is still unread, and undecided)
+
+
+# ---- auto mode's start-up: the GPU starts on a thread, the program runs on the CPU meanwhile ----
+
+_SLOW = {**_SIM, "XPSHIM_SIMULATE_IMPORT_MS": "4000"}  # (a GPU start far longer than the calls below)
+
+_WHILE_STARTING = """
+import json, numpy, xpshim as np
+from xpshim import _backend, _device
+h = numpy.ones(100003)                 # past the crossover: the GPU's, once it has started
+a = np.asarray(h)                      # made while the GPU starts: on the CPU, no wait
+s = float((a * 2).sum())
+during = [type(a).__module__, _backend.pending, _backend._bg.is_alive(), s]
+_device.WAIT_FOR_GPU = 200_000         # (the threshold, lowered so that a small test crosses it)
+big = np.asarray(numpy.ones(300_000))  # data worth the wait: waits for the GPU
+after = [type(big).__module__, _backend.pending, _backend._bg.is_alive()]
+c = np.asarray(h)                      # the GPU chosen now: past the crossover, on it
+print(json.dumps({"during": during, "after": after, "later": [type(c).__module__, type(a + c).__module__]}))
+"""
+
+
+def test_calls_made_while_the_gpu_starts_run_on_the_cpu_and_large_data_waits():
+    got = json.loads(_run(_SLOW, code=_WHILE_STARTING))
+    assert got["during"] == ["numpy", True, True, 200006.0]
+    assert got["after"] == ["xpshim", False, False]
+    assert got["later"] == ["xpshim", "xpshim"]
+
+
+_FORK = """
+import json, os, numpy, xpshim as np
+from xpshim import _backend
+h = numpy.ones(100003)
+a = np.asarray(h)
+parent = type(a).__module__
+r, w = os.pipe()
+pid = os.fork()
+if pid == 0:
+    b = np.asarray(h)
+    os.write(w, json.dumps([type(b).__module__, np.why_device()]).encode())
+    os._exit(0)
+os.close(w)
+child = json.loads(os.read(r, 10000).decode())
+os.waitpid(pid, 0)
+print(json.dumps({"parent": parent, "child": child}))
+"""
+
+
+def test_a_forked_child_of_a_process_that_started_cuda_runs_on_the_cpu_saying_why():
+    e = {k: v for k, v in os.environ.items() if not k.startswith("XPSHIM_") and k != "NUMBA_ENABLE_CUDASIM"}
+    e.update(_SIM, PYTHONPATH=ROOT, XPSHIM_SIMULATE_IMPORT_MS="0")
+    code = "import time, xpshim; from xpshim import _backend; _backend._bg.join()\n" + _FORK
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=e, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    got = json.loads(r.stdout.strip().splitlines()[-1])
+    assert got["parent"] == "xpshim"
+    assert got["child"][0] == "numpy" and "forked from one that had started CUDA" in got["child"][1]
+    assert r.stderr.count("forked from one that had started CUDA") == 1  # (said once, by the child)
