@@ -4,9 +4,14 @@
 
 On a GPU the kernel gets the GPU arrays themselves (``__cuda_array_interface__``):
 it reads x and y and writes out in place, and nothing crosses to the host until
-the check. Without a GPU, run it with NUMBA_ENABLE_CUDASIM=1: xpshim's arrays are
-then NumPy arrays and Numba's simulator runs the kernel on them (slowly: use a
-small --n).
+the check. A Numba CUDA kernel runs only on an NVIDIA GPU, or in Numba's CUDA
+simulator: without a GPU the example says so and how to run it there,
+
+    NUMBA_ENABLE_CUDASIM=1 python examples/own_kernel.py --n 10000
+
+where xpshim's arrays are NumPy arrays and the simulator runs the kernel on them,
+one thread after another (slowly: hence the small --n). The seed's CUDA C kernel is
+examples/cuda_kernel.py.
 """
 
 import argparse
@@ -29,6 +34,13 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--n", type=int, default=1_000_000)
     args = p.parse_args(argv)
+    if not cuda.is_available():  # (True in Numba's simulator)
+        raise SystemExit(
+            "This example runs a Numba CUDA kernel, and Numba finds no NVIDIA GPU it can use here "
+            f"(numba.cuda.is_available() is False; xpshim: {np.why_device()}).\n"
+            "Run it in Numba's CUDA simulator instead, with a small "
+            "--n (it runs one thread after another):\n"
+            "    NUMBA_ENABLE_CUDASIM=1 python examples/own_kernel.py --n 10000")
     x = np.linspace(0.0, 1.0, args.n)
     y = np.ones(args.n)
     out = np.empty(args.n)

@@ -31,7 +31,7 @@ _LAZY = {
     "stats": "_transfer", "reset_stats": "_transfer", "asnumpy": "_objects", "ufunc": "_ufunc",
     "empty_pinned": "_handwritten", "free_gpu_memory": "_handwritten", "get_array_module": "_handwritten",
     "get_device": "_cpupath", "zeros_pinned": "_handwritten",
-    "ndarray": "_ndarray", "numba_vectorize": "_vectorize",
+    "ndarray": "_ndarray", "numba_vectorize": "_vectorize", "cupy_kernel": "_cupykernel",
     "to_device": "_arrayapi", "__array_namespace_info__": "_arrayapi", "why_device": "_device",
 }
 __array_api_version__ = _numpy.__array_api_version__  # the standard's version NumPy implements
@@ -45,10 +45,13 @@ def _dask_options(**settings):
 
 _device.dask_hook = _dask_options  # `with xpshim.device("dask", ...)`: Dask mode's options
 
-if _config.requested_device == "dask":
+if _config.requested_device == "dask" and not _config.problems:
     from . import _dask
 
-    _dask.enable()  # the one place Dask mode is switched on from the environment
+    try:
+        _dask.enable()  # the one place Dask mode is switched on from the environment
+    except XpshimError as _e:  # (Dask missing, a scheduler that does not answer)
+        _config.problems.append(_e)
 
 
 @_backend.on_change
@@ -64,7 +67,18 @@ def _gpu_live():
 # Resolve the process default device now: a forced GPU that is absent fails here, at import,
 # with the reason; auto mode where the GPU may be chosen starts CuPy's import on a thread and
 # decides at the first call (xpshim/_preload.py).
-_device.resolve_at_import()
+if not _config.problems:
+    try:
+        _device.resolve_at_import()
+    except DeviceError as _e:
+        _config.problems.append(_e)
+
+# A setting xpshim cannot start with stops the import with its error, which names the setting
+# and the fix. It is raised here, afresh: the traceback shows the user's `import xpshim` and this
+# one line of xpshim, not the readers inside. Under `python -m xpshim` the import goes on, so that
+# `info` can show the settings, what was detected and the fix (xpshim/__main__.py: exit status 2).
+if _config.problems and not _config.started_by_cli():
+    raise _config.startup_error()  # a setting xpshim cannot start with: the message names it and the fix
 
 if _config.report_path:
     import atexit
@@ -97,7 +111,7 @@ _lazy.after_import("xpshim._ndarray", _wire_array)
 _imports.install()  # `import xpshim.linalg` and friends, each built when first imported
 _warnlines.install()  # NumPy's RuntimeWarnings from inside xpshim's wrappers told at the user's line
 _OWN = {"device", "why_device", "stats", "reset_stats", "asnumpy", "to_device", "get_device", "empty_pinned", "zeros_pinned",
-        "get_array_module", "free_gpu_memory", "numba_vectorize", "ConfigError", "DeviceError", "FallbackError",
+        "get_array_module", "free_gpu_memory", "numba_vectorize", "cupy_kernel", "ConfigError", "DeviceError", "FallbackError",
         "FallbackWarning", "OutOfMemoryError", "TransferWarning", "XpshimError",
         "__array_api_version__", "__array_namespace_info__"}
 __all__ = sorted(set(getattr(_numpy, "__all__", ())) | _OWN)

@@ -25,7 +25,7 @@ import sys
 from typing import NamedTuple
 
 from . import _config
-from ._errors import DeviceError
+from ._errors import INFO_HINT, DeviceError
 
 # The GPU array module (CuPy) once loaded; None until then. Read from outside as ``xp``
 # (published by _publish, or settled first by __getattr__ while the choice is pending).
@@ -207,6 +207,12 @@ def status_now():
     return gpu_status()
 
 
+def probed():
+    """The GPU status if it is known already, else None: never probes, never waits for CuPy's
+    import (``%load_ext xpshim`` says where arrays go without starting the GPU)."""
+    return _status
+
+
 def _settle():
     """The choice deferred at import is made: the listeners hear of CuPy (now ``xp``), or that no
     GPU array can exist after all."""
@@ -274,10 +280,7 @@ def require_gpu(who, fix=None):
 
             fix = ("set XPSHIM_DEVICE=cpu (or unset it) to run on the CPU" if _config.requested_device == "gpu"
                    else 'keep the data on the CPU (xpshim.device("cpu"), or NumPy arrays)')
-        raise DeviceError(
-            f"{who} asks for the GPU, but none is usable: {st.reason}. To go on without one, {fix}; "
-            "`python -m xpshim info` shows what was detected."
-        )
+        raise DeviceError(f"{who} asks for the GPU, but none is usable: {st.reason}. To go on without one, {fix}; {INFO_HINT}")
     mark_live()
     return _xp
 

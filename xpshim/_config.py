@@ -19,13 +19,54 @@ XPSHIM_REGISTERED_MAX bytes          host memory registered in place for repeate
 XPSHIM_DASK_SCHEDULER, XPSHIM_DASK_CHUNK_TYPE, XPSHIM_DASK_CHUNK_BYTES   Dask mode (xpshim/_dask)
 
 Every one is checked here, at import, so that a wrong value stops the program at its start with
-a ConfigError naming the fix (not at exit, nor at the first array).
+a ConfigError naming the fix (not at exit, nor at the first array). The errors are collected in
+``problems`` (a bad value reads as its default meanwhile), and the package ``__init__`` raises the
+first: so ``python -m xpshim info``, whose import must go on, can show them all (``started_by_cli``).
 """
 
 import os
 import re
+import sys
 
 from ._errors import ConfigError
+
+# The errors of the settings found at import, in order: ConfigErrors here, and the package
+# __init__ adds what stops the start after them (XPSHIM_DEVICE=gpu without a GPU: a DeviceError).
+problems = []
+
+
+def _checked(read, var, default):
+    """``read()``, or ``default`` with the ConfigError kept in ``problems`` (its ``variable``: ``var``)."""
+    try:
+        return read()
+    except ConfigError as e:
+        e.variable = var
+        problems.append(e)
+        return default
+
+
+def startup_error():
+    """The first of ``problems``, without the frames that found it (the package ``__init__`` raises
+    it), the others added as notes."""
+    first = problems[0].with_traceback(None)
+    for other in problems[1:]:
+        if f"also: {other}" not in getattr(first, "__notes__", ()):
+            first.add_note(f"also: {other}")
+    return first
+
+
+def started_by_cli():
+    """True while ``python -m xpshim ...`` imports the package: runpy imports it before running
+    ``xpshim/__main__.py``, with ``sys.argv[0] == "-m"`` and the module's name in the command line
+    (``python -m xpshim`` or ``python -Im xpshim``). Its settings problems are then told by the
+    command (``info`` lists them), not raised by the import."""
+    argv, orig = sys.argv, getattr(sys, "orig_argv", None)
+    if not argv or argv[0] != "-m" or not orig or len(orig) < len(argv):
+        return False
+    token = orig[len(orig) - len(argv)]  # the word before the command's own arguments
+    if token.startswith("-"):  # -mxpshim, -Imxpshim
+        token = token.partition("m")[2]
+    return token in ("xpshim", "xpshim.__main__")
 
 DEVICES = ("auto", "cpu", "gpu", "dask")
 FALLBACKS = ("warn", "silent", "raise")
@@ -43,9 +84,9 @@ def _read(var, valid, default):
     return value
 
 
-requested_device = _read("XPSHIM_DEVICE", DEVICES, "auto")
-fallback_policy = _read("XPSHIM_FALLBACK", FALLBACKS, "warn")
-transfer_policy = _read("XPSHIM_TRANSFERS", TRANSFERS, "count")
+requested_device = _checked(lambda: _read("XPSHIM_DEVICE", DEVICES, "auto"), "XPSHIM_DEVICE", "auto")
+fallback_policy = _checked(lambda: _read("XPSHIM_FALLBACK", FALLBACKS, "warn"), "XPSHIM_FALLBACK", "warn")
+transfer_policy = _checked(lambda: _read("XPSHIM_TRANSFERS", TRANSFERS, "count"), "XPSHIM_TRANSFERS", "count")
 
 
 def _read_report():
@@ -71,12 +112,12 @@ def _read_report():
     )
 
 
-report_path = _read_report()
+report_path = _checked(_read_report, "XPSHIM_REPORT", None)
 # Auto mode's seeds (docs/placement.md): small arrays made on the GPU in functions that broadcast
 # host data ("learn"), in every function until a line proves a loop's ("eager"), or never ("off").
 SEEDS = ("learn", "eager", "off")
-seeds = _read("XPSHIM_SEEDS", SEEDS, "learn")
-simulate_gpu = _read("XPSHIM_SIMULATE_GPU", ("0", "1"), "0") == "1"
+seeds = _checked(lambda: _read("XPSHIM_SEEDS", SEEDS, "learn"), "XPSHIM_SEEDS", "learn")
+simulate_gpu = _checked(lambda: _read("XPSHIM_SIMULATE_GPU", ("0", "1"), "0"), "XPSHIM_SIMULATE_GPU", "0") == "1"
 
 
 def _read_ms(var, default):
@@ -120,7 +161,7 @@ def _read_crossover():
     return int(number)
 
 
-crossover_env = _read_crossover()
+crossover_env = _checked(_read_crossover, "XPSHIM_CROSSOVER", None)
 
 
 def read_bytes(var, default, example, least=None):
@@ -140,9 +181,12 @@ def read_bytes(var, default, example, least=None):
     return n
 
 
-pinned_results_max = read_bytes("XPSHIM_PINNED_RESULTS_MAX", 4 << 30,
-                                "e.g. 4294967296; 0 keeps results in ordinary memory", least=0)
-registered_max = read_bytes("XPSHIM_REGISTERED_MAX", 4 << 30, "e.g. 4294967296; 0 turns registering off", least=0)
+pinned_results_max = _checked(lambda: read_bytes("XPSHIM_PINNED_RESULTS_MAX", 4 << 30,
+                                                "e.g. 4294967296; 0 keeps results in ordinary memory", least=0),
+                              "XPSHIM_PINNED_RESULTS_MAX", 4 << 30)
+registered_max = _checked(lambda: read_bytes("XPSHIM_REGISTERED_MAX", 4 << 30,
+                                             "e.g. 4294967296; 0 turns registering off", least=0),
+                          "XPSHIM_REGISTERED_MAX", 4 << 30)
 
 # Dask mode's variables (used by xpshim/_dask, which imports Dask only when the mode is chosen).
 DASK_CHUNK_TYPES = ("auto", "numpy", "cupy")
@@ -192,9 +236,11 @@ def _read_scheduler():
     )
 
 
-dask_scheduler = _read_scheduler()
-dask_chunk_type = check_chunk_type(os.environ.get("XPSHIM_DASK_CHUNK_TYPE"), "XPSHIM_DASK_CHUNK_TYPE")
-dask_chunk_bytes = parse_size(os.environ.get("XPSHIM_DASK_CHUNK_BYTES", "").strip(), "XPSHIM_DASK_CHUNK_BYTES")
+dask_scheduler = _checked(_read_scheduler, "XPSHIM_DASK_SCHEDULER", None)
+dask_chunk_type = _checked(lambda: check_chunk_type(os.environ.get("XPSHIM_DASK_CHUNK_TYPE"), "XPSHIM_DASK_CHUNK_TYPE"),
+                           "XPSHIM_DASK_CHUNK_TYPE", "auto")
+dask_chunk_bytes = _checked(lambda: parse_size(os.environ.get("XPSHIM_DASK_CHUNK_BYTES", "").strip(),
+                                               "XPSHIM_DASK_CHUNK_BYTES"), "XPSHIM_DASK_CHUNK_BYTES", None)
 
 
 def calibration_path():

@@ -1,5 +1,9 @@
 """The exceptions and warnings xpshim raises, in one place."""
 
+# The advice that ends an error about what was detected here (python -m xpshim info shows the
+# error itself without it: there the advice would send the user back where they are).
+INFO_HINT = "`python -m xpshim info` shows what was detected."
+
 
 class XpshimError(Exception):
     """Base class of xpshim's own errors."""

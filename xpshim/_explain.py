@@ -183,11 +183,72 @@ def _ufunc(name, npu, method, cp):
     return lines
 
 
+def _numpy_object(sub, attr, method):
+    """NumPy's object that ``sub``, ``attr`` and ``method`` name, or None where NumPy has none."""
+    obj = getattr(numpy_module(sub), attr, None)
+    if obj is None or method is None:
+        return obj
+    if isinstance(obj, numpy.ufunc):
+        return getattr(obj, method, None) if method in _coverage.UFUNC_METHODS else None
+    for part in method.split("."):
+        obj = getattr(obj, part, None)
+    return obj
+
+
+def _own_names():
+    """xpshim's own names, which NumPy has not (``stats``, ``asnumpy``, ...)."""
+    from ._namespace import package
+
+    return sorted(n for n in package().__all__ if not hasattr(numpy, n))
+
+
+def known(name):
+    """True when ``name`` is a NumPy name (``median``, ``linalg.norm``, ``add.reduce``,
+    ``random.Generator.normal``) or one of xpshim's own (``stats``)."""
+    sub, attr, method = _split(name)
+    if not sub and method is None and attr in _own_names():
+        return True
+    return _numpy_object(sub, attr, method) is not None
+
+
+def close_names(name, n=5):
+    """The NumPy names (and xpshim's own) nearest to ``name``, a name NumPy lacks (a typo's fix)."""
+    import difflib
+
+    def near(word, words):
+        return difflib.get_close_matches(word, words, n=n, cutoff=0.75)
+
+    sub, attr, method = _split(name)
+    obj = getattr(numpy_module(sub), attr, None)
+    if method is not None and obj is not None:  # a method or member the object lacks
+        members = _coverage.UFUNC_METHODS if isinstance(obj, numpy.ufunc) else \
+            [m for m in dir(obj) if not m.startswith("_")]
+        head = f"{sub}.{attr}" if sub else attr
+        return [f"{head}.{m}" for m in near(method.split(".")[0], members)]
+    if sub:  # a name the submodule lacks
+        return [f"{sub}.{m}" for m in near(attr, public_names(sub))]
+    if method is None:  # a top-level name
+        return near(attr, [*public_names(""), *_own_names()])
+    dotted = [f"{s}.{m}" for s in (*ROUTED_MODULES, *HOST_MODULES) for m in public_names(s)]
+    return near(f"{attr}.{method}", dotted)  # a submodule's name misspelt (lnalg.norm)
+
+
 def explain(name, cp=None):
     """The route of one NumPy name, as text."""
     cp = _coverage.cupy_module() if cp is None else cp
     sub, attr, method = _split(name)
     title = f"xpshim.{sub}.{attr}" if sub else f"xpshim.{attr}"
+    if not known(name):
+        top = f"numpy{'.' + sub if sub else ''}"
+        has_attr = method is not None and getattr(numpy_module(sub), attr, None) is not None
+        where, missing = (f"{top}.{attr}", method) if has_attr else (top, attr)
+        close = close_names(name)
+        return (f"{title}{'.' + method if method else ''}: NumPy has no such name ({where} has no {missing!r})"
+                + (f"; close names: {', '.join(close)}" if close else ""))
+    if not sub and method is None and attr in _own_names():
+        from ._namespace import package
+
+        return f"{title}: xpshim's own name (NumPy has none): {_doc1(getattr(package(), attr))}"
     if sub in HOST_MODULES:
         return f"{title}: numpy.{sub}.{attr}, with GPU arrays copied to the host first (counted)"
     npmod = numpy_module(sub)

@@ -20,7 +20,46 @@ def _cupy_dist():
     return "not installed"
 
 
+def versions():
+    """``xpshim X, NumPy Y, CuPy Z``: read from the installed packages (CuPy is not imported)."""
+    import numpy
+
+    from . import _namespace
+
+    return f"xpshim {_namespace.package().__xpshim_version__}, NumPy {numpy.__version__}, CuPy {_cupy_dist()}"
+
+
+def _settings_lines(problems):
+    """Each setting xpshim cannot start with, its fix, and what the rest of the report shows."""
+    from ._errors import INFO_HINT
+
+    lines = ["  SETTINGS      xpshim does not start with these settings: `import xpshim` raises the first error below"]
+    for p in problems:
+        text = str(p).replace(" " + INFO_HINT, "").replace(INFO_HINT, "").rstrip("; ")
+        lines.append(f"    - {type(p).__name__}: {text}")
+    lines.append("                (below: what was detected; a value that is not valid reads as its default there)")
+    return lines
+
+
+def _settings(config, problems):
+    """The XPSHIM_* line: each variable's value, a bad one as it is set, marked."""
+    import os
+
+    bad = {getattr(p, "variable", None) for p in problems}
+
+    def show(var, value):
+        return f"{var}={os.environ.get(var, '')!r} (invalid)" if var in bad else f"{var}={value}"
+
+    crossover = config.crossover_env if config.crossover_env is not None else "-"
+    return "  " + "  ".join([show("XPSHIM_DEVICE", config.requested_device), show("XPSHIM_FALLBACK", config.fallback_policy),
+                             show("XPSHIM_TRANSFERS", config.transfer_policy), show("XPSHIM_REPORT", config.report_path or "-"),
+                             show("XPSHIM_CROSSOVER", crossover), show("XPSHIM_SEEDS", config.seeds)])
+
+
 def report():
+    """The text of ``python -m xpshim info``. Where the settings stop xpshim (``_config.problems``:
+    a bad value, ``XPSHIM_DEVICE=gpu`` without a GPU), it names them and their fixes first, and
+    shows what was detected without choosing a device."""
     import numpy
 
     from . import _namespace
@@ -28,14 +67,18 @@ def report():
     xpshim = _namespace.package()
     from . import _backend, _config, _device, _numba
 
+    problems = list(_config.problems)
     lines = ["xpshim " + xpshim.__xpshim_version__]
-    lines.append(f"  device        {_device.current_device()}  ({_device.why_device()})")
-    lines.append(f"  XPSHIM_DEVICE={_config.requested_device}  XPSHIM_FALLBACK={_config.fallback_policy}  "
-                 f"XPSHIM_TRANSFERS={_config.transfer_policy}  XPSHIM_REPORT={_config.report_path or '-'}  "
-                 f"XPSHIM_CROSSOVER={_config.crossover_env if _config.crossover_env is not None else '-'}  "
-                 f"XPSHIM_SEEDS={_config.seeds}")
+    if problems:
+        lines += _settings_lines(problems)
+        lines.append("  device        none chosen: the settings above stop xpshim")
+    else:
+        lines.append(f"  device        {_device.current_device()}  ({_device.why_device()})")
+    lines.append(_settings(_config, problems))
     n, source = _device.crossover()
-    if _device.placing():
+    if problems:
+        use = "not in use until the settings above are fixed"
+    elif _device.placing():
         use = (f"in use: arrays under {n} elements stay on the CPU, larger ones go to the GPU; a GPU array "
                "that a Python loop indexes element by element moves to the CPU, and the line that made it "
                "then makes its arrays on the CPU")
@@ -67,7 +110,7 @@ def report():
     lines.append(f"  cupy import   {_preload.describe()}")
     lines.append(f"  numba         {_version('numba') or 'not installed'}; numba-cuda {_version('numba-cuda') or '-'}")
     st = _backend.gpu_status()
-    problems = []
+    found = []
     if _config.simulate_gpu:
         from . import _kernels, _simgpu
 
@@ -90,7 +133,7 @@ def report():
 
         prob = _kernels.problem()
         if prob:
-            problems.append(f"Numba's CUDA target is unusable ({prob}); xpshim's Numba kernels are off "
+            found.append(f"Numba's CUDA target is unusable ({prob}); xpshim's Numba kernels are off "
                             "and the functions they serve run on the host (counted, warned)")
         else:
             lent = " (numpy.row_stack lent while it loaded: numba-cuda needs it, NumPy 2.5 removed it)" \
@@ -105,6 +148,8 @@ def report():
     if total:
         lines.append(f"  GPU coverage  {native} of {total} NumPy callables run on the GPU ({100.0 * native / total:.1f}%); "
                      "`python -m xpshim gaps` lists the rest")
-    lines.append("  known problems: " + ("none detected" if not problems else ""))
-    lines += [f"    - {p}" for p in problems]
+    lines.append("  known problems: " + ("none detected" if not problems and not found else ""))
+    lines += [f"    - {p}" for p in found]
+    if problems:
+        lines.append("    - the settings named at the top: xpshim does not start until they are fixed")
     return "\n".join(lines)

@@ -17,9 +17,11 @@ from . import _config, _scope
 
 USAGE = """usage: python -m xpshim run [options] script.py [args...]
        python -m xpshim run [options] -m package.module [args...]
+       python -m xpshim run [options] - [args...]        (the program from standard input)
 
 Runs a NumPy program unchanged, with `import numpy` in the script and the modules under its
-folder giving xpshim (libraries such as SciPy and pandas keep NumPy).
+folder giving xpshim (libraries such as SciPy and pandas keep NumPy). The options come before
+the script: what follows it is the script's own (`run script.py --help` is the script's --help).
 
 options:
   --device auto|cpu|gpu|dask   where new arrays are made (XPSHIM_DEVICE; default auto)
@@ -143,6 +145,21 @@ def _scope_for_script(path):
     return os.path.dirname(os.path.realpath(path)), [path]
 
 
+def _script_folder(path):
+    """``sys.path[0]`` as ``python path`` sets it: the folder of the script's real path; where that
+    does not resolve (/dev/stdin on a pipe), the folder its link names, read once, as CPython does."""
+    try:
+        return os.path.dirname(os.path.realpath(path, strict=True))
+    except OSError:
+        try:
+            link = os.readlink(path)
+        except OSError:
+            link = None
+        if link and os.sep in link:
+            path = link if os.path.isabs(link) else os.path.join(os.path.dirname(path), link)
+        return os.path.dirname(os.path.abspath(path))
+
+
 def _scope_for_module(name):
     import importlib.util
 
@@ -156,6 +173,43 @@ def _scope_for_module(name):
     if spec.submodule_search_locations:
         return list(spec.submodule_search_locations)[0], []
     return os.path.dirname(spec.origin) if spec.origin else None, [spec.origin] if spec.origin else []
+
+
+def _read(script):
+    """(code, path) of the program ``script`` names, read once (a pipe such as /dev/stdin can be
+    read only once), or (None, path) for a folder or zip file, which runpy runs as ``python`` does;
+    ``-`` is standard input, as for ``python -``."""
+    if script == "-":
+        return compile(sys.stdin.buffer.read(), "<stdin>", "exec", dont_inherit=True), "<stdin>"
+    path = os.path.abspath(script)
+    if os.path.isdir(path):
+        return None, path
+    with open(path, "rb") as f:
+        source = f.read()
+    if os.path.isfile(path) and b"PK\x05\x06" in source[-65558:]:  # a zip file (app.pyz): runpy's
+        import io
+        import zipfile
+
+        if zipfile.is_zipfile(io.BytesIO(source)):
+            return None, path
+    return compile(source, path, "exec", dont_inherit=True), path
+
+
+def _run_main(code, path):
+    """Run ``code`` as the module ``__main__``, as runpy.run_path does with a script: in a new
+    module that stands in ``sys.modules["__main__"]`` while it runs (multiprocessing's children
+    find the script there)."""
+    main = types.ModuleType("__main__")
+    main.__dict__.update(__file__=path, __cached__=None, __loader__=None, __package__=None, __spec__=None)
+    if path == "<stdin>":  # no file names the program: its namespace is in scope (its functions' too)
+        _scope.add(_scope.Namespace(lambda: main.__dict__))
+    saved = sys.modules.get("__main__")
+    sys.modules["__main__"] = main
+    try:
+        exec(code, main.__dict__)
+    finally:
+        sys.modules["__main__"] = saved
+    return main.__dict__
 
 
 def run(argv, restart=True):
@@ -174,24 +228,45 @@ def run(argv, restart=True):
         if not restart:
             raise UsageError(f"options {env} differ from the environment this process imported xpshim with; "
                              "run them through `python -m xpshim run`")
-        return _restart(argv, env)
+        return _restart(argv, env)  # (the new process judges its settings itself)
+    if _config.problems:  # a setting xpshim cannot start with (the package __init__ kept it)
+        more = len(_config.problems) - 1
+        print(f"python -m xpshim run: {_config.problems[0]}"
+              + (f" ({more} more: `python -m xpshim info` lists them)" if more else ""), file=sys.stderr)
+        return 2
 
+    code = None
     if script is not None:
-        if not os.path.exists(script):
+        if script != "-" and not os.path.exists(script):
             print(f"python -m xpshim run: can't open file {os.path.abspath(script)!r}: "
                   "No such file or directory", file=sys.stderr)
             return 2
-        root, files = _scope_for_script(script)
-        if not sys.flags.safe_path:
-            sys.path[0] = root  # as `python script.py`: the script's folder, not the current one
+        try:
+            code, path = _read(script)
+        except OSError as e:
+            print(f"python -m xpshim run: can't open file {os.path.abspath(script)!r}: {e.strerror}", file=sys.stderr)
+            return 2
+        except (SyntaxError, ValueError) as e:  # as `python script.py` reports one: no frame of the runner
+            sys.excepthook(type(e), e.with_traceback(None), None)
+            return 1
+        if script == "-":  # as `python -`: the current folder, and the program's own namespace
+            root, files = os.getcwd(), []
+            if not sys.flags.safe_path:
+                sys.path[0] = ""
+        else:
+            root, files = _scope_for_script(script)
+            if not sys.flags.safe_path:
+                sys.path[0] = _script_folder(script)  # as `python script.py`: the script's folder, not the current one
     else:
         root, files = _scope_for_module(module)
     scope = _scope.add(_scope.Files([root] if root else [], include + ([module.partition(".")[0]] if module else []), files))
     _scope.pass_to_children(scope)
     sys.argv[:] = [script or module, *args]
     try:
-        if script is not None:
-            runpy.run_path(os.path.abspath(script), run_name="__main__")
+        if code is not None:
+            _run_main(code, path)
+        elif script is not None:
+            runpy.run_path(path, run_name="__main__")
         else:
             runpy.run_module(module, run_name="__main__", alter_sys=True)
     except SystemExit:

@@ -215,6 +215,23 @@ def test_explain_all_is_the_same_with_the_simulated_module_and_with_cupy():
     assert out["1"] == out["0"], _first_difference(out["1"], out["0"])
 
 
+def test_random_draws_are_numpys_on_the_simulated_gpu_as_the_docs_say():
+    """docs/simulated-gpu.md: the simulated GPU draws NumPy's streams (a real GPU, CuPy's)."""
+    code = ("import json, xpshim as np\n"
+            "g = np.random.default_rng(0).random(3)\n"
+            "np.random.seed(1)\n"
+            "print(json.dumps([np.get_device(g), np.asnumpy(g).tolist(), np.asnumpy(np.random.rand(2)).tolist()]))\n")
+    r = _run(code, XPSHIM_SIMULATE_GPU="1", XPSHIM_DEVICE="gpu")
+    assert r.returncode == 0, r.stderr
+    numpy.random.seed(1)
+    import json
+
+    assert json.loads(r.stdout) == ["gpu", numpy.random.default_rng(0).random(3).tolist(), numpy.random.rand(2).tolist()]
+    with open(os.path.join(ROOT, "docs", "simulated-gpu.md")) as f:
+        doc = " ".join(f.read().split())
+    assert "Random draws are NumPy's streams here" in doc and "fails on a GPU" in doc
+
+
 def test_simulate_gpu_bad_value_names_the_fix():
     r = _run("import xpshim", XPSHIM_SIMULATE_GPU="yes")
     assert r.returncode != 0

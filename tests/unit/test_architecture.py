@@ -44,7 +44,7 @@ LAYERS = (
     ("routing", ("_docparams", "_signatures", "_arguments", "_methods", "_route", "_dispatch", "_ufunc", "_ufuncroute",
                  "_objects", "_hostfast", "_cpupath", "_hostio")),
     ("namespace", ("_namespace", "_handwritten", "_imports", "__init__")),
-    ("plug-ins", ("_dask", "_numba", "_vectorize", "_scope", "_run")),
+    ("plug-ins", ("_dask", "_numba", "_vectorize", "_cupykernel", "_scope", "_run")),
     ("tools", ("_info", "_coverage", "_explain", "_calibrate", "__main__", "_ipython", "_simgpu.snapshot")),
 )
 

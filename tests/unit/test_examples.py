@@ -13,6 +13,7 @@ import xpshim
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "examples"))
 
+import cuda_kernel  # noqa: E402
 import grayscale  # noqa: E402
 import matmul  # noqa: E402
 
@@ -120,3 +121,57 @@ def test_own_kernel_gpu(simulated_interface, capsys):
     out = _run_own_kernel()
     assert xpshim.get_device(out) == "gpu"
     assert "ran on the GPU arrays" in capsys.readouterr().out
+
+
+# ---- examples/own_kernel.py without a GPU, and the seed's CUDA C kernel (examples/cuda_kernel.py) ----
+
+def _example(name, *args, **env):
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("XPSHIM_", "NUMBA_ENABLE_CUDASIM"))}
+    return subprocess.run([sys.executable, os.path.join(ROOT, "examples", name), *args], capture_output=True,
+                          text=True, timeout=300, env={**clean, "PYTHONPATH": ROOT, **env})
+
+
+def test_own_kernel_without_a_gpu_says_why_and_what_to_do():
+    r = _example("own_kernel.py", CUDA_VISIBLE_DEVICES="")  # (no GPU here, whatever the machine)
+    assert r.returncode == 1 and "Traceback" not in r.stderr and "CudaSupportError" not in r.stderr
+    assert "Numba finds no NVIDIA GPU it can use here" in r.stderr
+    assert "NUMBA_ENABLE_CUDASIM=1 python examples/own_kernel.py --n 10000" in r.stderr
+
+
+def test_own_kernel_runs_in_numbas_simulator_as_it_says():
+    r = _example("own_kernel.py", "--n", "2000", NUMBA_ENABLE_CUDASIM="1", XPSHIM_DEVICE="cpu")
+    assert r.returncode == 0 and "saxpy of 2000 elements ran on the CPU arrays (Numba's CUDA simulator)" in r.stdout
+
+
+@pytest.mark.parametrize("env", [{"CUDA_VISIBLE_DEVICES": ""}, {"XPSHIM_SIMULATE_GPU": "1"}],
+                         ids=["no GPU", "simulated GPU"])
+def test_cuda_kernel_without_a_gpu_says_so_and_runs_numpys_equivalent(env):
+    r = _example("cuda_kernel.py", "--n", "50", **env)
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("No GPU runs CUDA C here: ")
+    assert lines[1] == "Running the NumPy equivalent instead: c = a * b"
+    assert lines[-1] == "c == a * b: True"
+
+
+def _copies_said(capsys):
+    out = capsys.readouterr().out
+    return next(line for line in out.splitlines() if line.startswith("The kernel ran on the GPU"))
+
+
+@pytest.mark.gpu
+def test_cuda_kernel_on_a_gpu(real_gpu, capsys):
+    """The seed's 400 elements in auto mode: NumPy arrays, over and back, counted; GPU arrays (from
+    the crossover up, or XPSHIM_DEVICE=gpu): the kernel on their own memory, no copy."""
+    with xpshim.device("auto"):
+        a, b, c = cuda_kernel.main([])
+    assert type(c) is numpy.ndarray and c.shape == (400,) and c.dtype == numpy.float32
+    assert "400-element NumPy arrays" in (said := _copies_said(capsys)) and "3 copies to the GPU and 3 back" in said
+    with xpshim.device("auto"):
+        a, b, c = cuda_kernel.main(["--n", str(1 << 20)])
+    assert xpshim.get_device(c) == "gpu" and "no copy" in _copies_said(capsys)
+    with xpshim.device("gpu"):
+        a, b, c = cuda_kernel.main([])
+    assert xpshim.get_device(c) == "gpu" and "400-element GPU arrays: no copy" in _copies_said(capsys)
+    r = _example("cuda_kernel.py")  # as a user runs it: auto mode
+    assert r.returncode == 0 and "3 copies to the GPU and 3 back" in r.stdout and r.stdout.endswith("c == a * b: True\n")

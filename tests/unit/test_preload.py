@@ -263,3 +263,27 @@ def test_a_pillow_decode_runs_while_cupy_is_imported(tmp_path):
         "imported xpshim", "cupy import starts on xpshim-cupy-import", "decode", "cupy import ends", "array made"]
     assert state["equal"] is True
     assert "CuPy cannot use the GPU (RuntimeError: fake: no memory on this device)" in state["why"]
+
+
+def test_load_ext_says_where_arrays_go_without_starting_the_gpu(tmp_path):
+    # CuPy's import waits at the gate: %load_ext must not wait for it, nor initialise CUDA.
+    state, err = run(tmp_path, """
+        import contextlib, io
+        import xpshim
+        from xpshim import _backend, _ipython
+
+        class Shell:
+            user_ns = {}
+            def register_magic_function(self, *args):
+                pass
+
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            _ipython.load(Shell())
+        after = {"pending": _backend.pending, "cuinit": len(CUINIT)}
+        builtins._preload_gate.set()
+        print(json.dumps({"said": buf.getvalue(), **after}))
+    """, behaviour="gate")
+    assert state["pending"] is True and state["cuinit"] == 0  # nothing started
+    assert state["said"].count("\n") == 1 and "the first call decides" in state["said"], state["said"]
+    assert err == ""

@@ -4,6 +4,7 @@ plain ``python``), ``import numpy`` is scoped to the user's code, and ``%load_ex
 import importlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -167,18 +168,37 @@ def test_argv_exit_status_and_stderr_as_python(what, code):
     assert got.stderr == want.stderr  # the message, or a traceback of the script's own lines only
 
 
-def test_traceback_names_the_scripts_line():
-    got = xprun(seed("exits.py"), "raise", XPSHIM_DEVICE="cpu")
-    with open(seed("exits.py")) as f:
+def test_traceback_names_the_scripts_line(tmp_path):
+    # The script in a folder named xpshim, as `git clone` names a checkout: the word is then in the
+    # script's path, so the frames are what is checked, not the text.
+    folder = tmp_path / "xpshim"
+    folder.mkdir()
+    script = folder / "exits.py"
+    shutil.copy(seed("exits.py"), script)
+    got = xprun(str(script), "raise", XPSHIM_DEVICE="cpu")
+    with open(script) as f:
         line = next(i for i, text in enumerate(f, 1) if "the line a traceback names" in text)
-    assert f'File "{seed("exits.py")}", line {line}, in fail' in got.stderr
-    assert "xpshim" not in got.stderr and "runpy" not in got.stderr
+    frames = [ln.strip() for ln in got.stderr.splitlines() if ln.strip().startswith('File "')]
+    assert len(frames) == 2 and all(f.startswith(f'File "{script}", line ') for f in frames), got.stderr
+    assert frames[-1] == f'File "{script}", line {line}, in fail'
+    assert "runpy" not in got.stderr and os.path.join(ROOT, "xpshim") not in got.stderr
+
+
+def test_in_scope_the_version_is_numpys_as_the_docs_say(tmp_path):
+    (tmp_path / "v.py").write_text("import json, numpy as np\n"
+                                   "print(json.dumps([np.__name__, np.__version__, np.__xpshim_version__]))\n")
+    r = xprun(str(tmp_path / "v.py"), XPSHIM_DEVICE="cpu")
+    assert json.loads(r.stdout) == ["xpshim", numpy.__version__, xpshim.__xpshim_version__], r.stderr
+    with open(os.path.join(ROOT, "docs", "zero-edit.md")) as f:
+        doc = " ".join(f.read().split())
+    assert "`np.__version__` is NumPy's version" in doc and "`np.__version__` is xpshim's" not in doc
 
 
 def test_relative_script_path_sets_the_scripts_folder_first():
     r = xprun("exits.py", "ok", XPSHIM_DEVICE="cpu")
     info = json.loads(r.stdout)
-    assert info["path0"] == SEEDS and info["file"] == seed("exits.py") and info["argv"][1:] == ["ok"]
+    assert info["path0"] == SEEDS and info["file"] == seed("exits.py") and info["argv"] == ["exits.py", "ok"]
+    assert info == json.loads(python("exits.py", "ok").stdout)  # argv[0] as typed, as Python keeps it
 
 
 # ---- options --------------------------------------------------------------------------------------
@@ -302,13 +322,14 @@ def out(magic, arg):
     return buf.getvalue()
 
 shell = InteractiveShell.instance()
-shell.run_line_magic("load_ext", "xpshim")
+loaded = out("load_ext", "xpshim")
 ok = shell.run_cell("import numpy as np\\nfrom numpy.linalg import norm\\nimport cellhelper\\n"
                     "def f():\\n    import numpy\\n    return numpy\\n").success
 ns = shell.user_ns
 seen = {"ok": ok, "np": ns["np"].__name__, "norm": ns["norm"] is xpshim.linalg.norm, "f": ns["f"]().__name__,
         "helper": ns["cellhelper"].np.__name__, "sys.modules": sys.modules["numpy"].__name__,
-        "info": out("xpshim", "info").strip() == report().strip(), "stats": out("xpshim", "stats")}
+        "info": out("xpshim", "info").strip() == report().strip(), "stats": out("xpshim", "stats"),
+        "loaded": loaded}
 shell.run_line_magic("unload_ext", "xpshim")
 seen["after"] = [shell.run_cell("import numpy as np2").success, ns["np2"].__name__, ns["np"].__name__]
 print(json.dumps(seen))
@@ -319,12 +340,16 @@ def test_ipython_load_ext_scopes_cells(tmp_path):
     """IPython's real shell, in its own process (it takes over ``sys.modules["__main__"]``)."""
     (tmp_path / "cellhelper.py").write_text("import numpy as np\n")
     r = python("-c", _IPYTHON_SESSION, cwd=tmp_path, IPYTHONDIR=str(tmp_path / "ipython"),
-               PYTHONPATH=f"{tmp_path}{os.pathsep}{ROOT}")
+               PYTHONPATH=f"{tmp_path}{os.pathsep}{ROOT}", XPSHIM_DEVICE="cpu")
     assert r.returncode == 0, r.stderr
     seen = json.loads(r.stdout.strip().splitlines()[-1])
     assert seen["ok"] and seen["np"] == "xpshim" and seen["norm"] and seen["f"] == "xpshim"
     assert seen["helper"] == "numpy" and seen["sys.modules"] == "numpy"  # modules the cells import keep NumPy
     assert seen["info"]  # %xpshim info prints `python -m xpshim info`
+    # %load_ext says in one line that it took effect, and where arrays go (XPSHIM_DEVICE=cpu here:
+    # the tests' environment is cleared of XPSHIM_*; auto mode is test_preload.py's)
+    assert seen["loaded"].count("\n") == 1 and "`import numpy` in later cells gives xpshim" in seen["loaded"]
+    assert "new arrays: on the CPU (XPSHIM_DEVICE=cpu)" in seen["loaded"]
     assert "'transfers'" in seen["stats"] and "'fallbacks'" in seen["stats"]
     assert seen["after"] == [True, "numpy", "xpshim"]  # %unload_ext: later imports NumPy, bound names stay
 
