@@ -129,6 +129,17 @@ def _host_part(x, key, h):
 
 
 def fresh(r, sources=()):
+    """``wrap(r)`` for a call's new result, as the user receives it (``_placed``); a new 0-d answer
+    of arithmetic, a ufunc or a reduction is NumPy's scalar there, a value (the few functions
+    whose 0-d answers are arrays undo it: _registry.ZERO_D_ARRAYS)."""
+    o = _placed(r, sources)
+    if type(o) is ndarray and not o._v and o._b is None and o._d is r and not r.ndim \
+            and not any(s is r or (type(s) is ndarray and s._d is r) for s in sources):
+        o._v = True
+    return o
+
+
+def _placed(r, sources=()):
     """``wrap(r)`` for a call's new result, as the user receives it. In auto mode, a new array
     that a loop may come to index remembers the user's line that made it, and one made at a
     line whose arrays a loop used on the host is made a NumPy array there (``_placement``;
@@ -139,15 +150,6 @@ def fresh(r, sources=()):
     b = r.base
     if b is not None:  # (a view of memory of a raw CuPy argument stays where it is)
         return _view(r, b, any(type(s) is _cupy_ndarray and (s is b or s.base is b) for s in sources))
-    if not r.ndim:
-        # a new 0-d answer of arithmetic, a ufunc or a reduction: NumPy's is its scalar, a value
-        # (the few functions whose 0-d answers are arrays undo it: _registry.ZERO_D_ARRAYS)
-        ref = _owners.get(id(r))
-        o = ref() if ref is not None else None
-        if (o is None or o._d is not r) and not any(s is r for s in sources):
-            o = _own(r)
-            o._v = True
-            return o
     for s in sources:
         if s is r:  # (a raw CuPy argument handed back)
             return _own(r, pinned=True)

