@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The checks and benchmarks a change owes the GPU, in stages, each bounded in time, their logs and
+# results under $OUT (or ./gpu-logs); the last lines printed are a short summary of each stage.
+#
+#   bash benchmarks/gpu_check.sh tests aliasing element percall startup   # one call's worth
+#   bash benchmarks/gpu_check.sh loops-a loops-b                          # the row-loop workloads
+#   bash benchmarks/gpu_check.sh vectorized cliffs
+set -u
+cd "$(dirname "$0")/.."
+out="${OUT:-gpu-logs}"; mkdir -p "$out/b"
+export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1
+summary=()
+stage() {  # stage NAME SECONDS COMMAND...: run it, keep its log, note its last line
+    local name=$1 secs=$2; shift 2
+    local t0=$SECONDS
+    timeout "$secs" "$@" > "$out/b/$name.log" 2>&1
+    local rc=$?
+    summary+=("$name: rc=$rc, $((SECONDS - t0)) s: $(grep -v '^\s*$' "$out/b/$name.log" | tail -1 | cut -c1-160)")
+}
+LOOPS_A="cholesky_rows lu_rows triangular_solve gram_schmidt triangular_product rank_k_update covariance_loop correlation_loop"
+LOOPS_B="recursive_filter crc_loop jacobi_1d mandelbrot_rows adi_sweeps conv2d_shifts tiny_cnn"
+only() { for n in "$@"; do printf -- '--only %s ' "$n"; done; }
+for s in "$@"; do
+    case "$s" in
+        tests) stage tests 330 bash tests/gpu_run.sh; cp -r "$out/tests" "$out/b/" 2>/dev/null ;;
+        aliasing) stage aliasing 150 env XPSHIM_ALIASING_REAL=1 XPSHIM_ALIASING_EXAMPLES=200 \
+                      python3 -m pytest -q -p no:cacheprovider tests/gpu_side/test_aliasing.py -k Programs ;;
+        element) stage element 60 python3 benchmarks/element_read.py --out "$out/b" ;;
+        percall) stage percall 120 python3 benchmarks/run.py --only percall --out "$out/b" --tag percall ;;
+        startup) stage startup 150 python3 benchmarks/startup.py --device auto --rounds 7 \
+                     --sizes 1920x1080,6000x4000 --out "$out/b/startup" ;;
+        loops-a) stage loops-a 290 python3 benchmarks/run_workloads.py --budget 3 --tag loops-a --out "$out/b" $(only $LOOPS_A) ;;
+        loops-b) stage loops-b 290 python3 benchmarks/run_workloads.py --budget 3 --tag loops-b --out "$out/b" $(only $LOOPS_B) ;;
+        vectorized) stage vectorized 400 python3 benchmarks/run_workloads.py --kind vectorized --budget 3 --tag vectorized --out "$out/b" ;;
+        cliffs) stage cliffs 300 python3 benchmarks/cliffs.py --tag cliffs --out "$out/b" ;;
+        *) echo "unknown stage $s" >&2; exit 2 ;;
+    esac
+done
+printf '%s\n' "${summary[@]}"
