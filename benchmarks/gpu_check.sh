@@ -22,12 +22,12 @@ LOOPS_B="recursive_filter crc_loop jacobi_1d mandelbrot_rows adi_sweeps conv2d_s
 only() { for n in "$@"; do printf -- '--only %s ' "$n"; done; }
 for s in "$@"; do
     case "$s" in
-        tests) stage tests 330 bash tests/gpu_run.sh; cp -r "$out/tests" "$out/b/" 2>/dev/null ;;
-        aliasing) stage aliasing 150 env XPSHIM_ALIASING_REAL=1 XPSHIM_ALIASING_EXAMPLES=200 \
+        tests) stage tests 300 bash tests/gpu_run.sh; cp -r "$out/tests" "$out/b/" 2>/dev/null ;;
+        aliasing) stage aliasing 90 env XPSHIM_ALIASING_REAL=1 XPSHIM_ALIASING_EXAMPLES=200 \
                       python3 -m pytest -q -p no:cacheprovider tests/gpu_side/test_aliasing.py -k Programs ;;
-        element) stage element 60 python3 benchmarks/element_read.py --out "$out/b" ;;
-        percall) stage percall 120 python3 benchmarks/run.py --only percall --out "$out/b" --tag percall ;;
-        startup) stage startup 150 python3 benchmarks/startup.py --device auto --rounds 7 \
+        element) stage element 45 python3 benchmarks/element_read.py --out "$out/b" ;;
+        percall) stage percall 80 python3 benchmarks/run.py --only percall --out "$out/b" --tag percall ;;
+        startup) stage startup 100 python3 benchmarks/startup.py --device auto --rounds 7 \
                      --sizes 1920x1080,6000x4000 --out "$out/b/startup" ;;
         loops-a) stage loops-a 290 python3 benchmarks/run_workloads.py --budget 3 --tag loops-a --out "$out/b" $(only $LOOPS_A) ;;
         loops-b) stage loops-b 290 python3 benchmarks/run_workloads.py --budget 3 --tag loops-b --out "$out/b" $(only $LOOPS_B) ;;
