@@ -868,10 +868,47 @@ def _delete_order(args, kwargs):
         isinstance(obj, xp.ndarray) and obj.size == 1 and obj.dtype.kind in "ui")
     r = xp.delete(*args, **kwargs)
     if one:
-        return xp.asfortranarray(r) if fortran else r
+        return _laid_out(r, list(range(r.ndim))[::-1]) if fortran else r
     rest = [i for i in range(arr.ndim) if i != ax]
-    perm = [ax, *(rest[::-1] if fortran else rest)]
-    return xp.ascontiguousarray(r.transpose(perm)).transpose(tuple(numpy.argsort(perm)))
+    return _laid_out(r, [ax, *(rest[::-1] if fortran else rest)])
+
+
+def _laid_out(r, perm):
+    """``r`` copied into new memory laid out as NumPy lays out an array whose axes, outermost first,
+    are ``perm``: its strides exactly NumPy's, those of axes of length 1 too (CuPy's
+    ``asfortranarray`` and ``ascontiguousarray`` hand back an array that is already contiguous
+    either way, with the strides it has: (32, 8) where NumPy's F-ordered (1, 4) has (8, 8))."""
+    out = _backend.xp.empty(tuple(r.shape[i] for i in perm), r.dtype).transpose(tuple(numpy.argsort(perm)))
+    out[...] = r
+    return out
+
+
+def _polymul(args, kwargs):
+    """polymul of float or complex coefficients: NumPy's product, poly1d's leading zeros trimmed
+    and then direct sums (CuPy's convolve goes through cuFFT, whose last bits differ:
+    https://github.com/cupy/cupy/blob/v14.0.0/cupy/lib/_routines_poly.py, polymul)."""
+    xp = _backend.xp
+    if len(args) != 2 or kwargs or not all(isinstance(x, xp.ndarray) and x.ndim == 1 and x.size for x in args) \
+            or not {args[0].dtype.kind, args[1].dtype.kind} & {"f", "c"}:
+        return PASS
+    return direct_convolve(*(_trimmed(x) for x in args))
+
+
+def _trimmed(c):
+    """poly1d's coefficients: leading zeros dropped, [0] where nothing is left (one value read:
+    the count of leading zeros, which sets the shape)."""
+    nonzero = c != 0
+    first = int(nonzero.argmax()) if bool(nonzero.any()) else c.size
+    return c[first:] if first < c.size else _backend.xp.zeros(1, c.dtype)
+
+
+def _diag(args, kwargs):
+    """diag of a 2-d array: NumPy's answer is a view of its diagonal (``diagonal``), where CuPy's
+    is a copy (https://github.com/cupy/cupy/blob/v14.0.0/cupy/_creation/matrix.py, diag)."""
+    v, k = call_arg(args, kwargs, 0, "v"), call_arg(args, kwargs, 1, "k", 0)
+    if not isinstance(v, _backend.xp.ndarray) or v.ndim != 2 or len(args) + len(kwargs) > 2:
+        return PASS
+    return v.diagonal(operator.index(k))
 
 
 def _polyval(args, kwargs):
@@ -1203,6 +1240,8 @@ TABLE = {
     "xpshim.stack": _stack,
     "xpshim.trim_zeros": _trim_zeros,
     "xpshim.delete": _first(_delete, _delete_order),
+    "xpshim.polymul": _polymul,
+    "xpshim.diag": _diag,
     "xpshim.insert": _keeps_order("insert"),
     "xpshim.tensordot": _tensordot,
     "xpshim.concatenate": _concatenate_flat,

@@ -143,7 +143,8 @@ def seed(seed=None):
     The two produce different streams: the same seed gives reproducible runs
     on each device, not the same numbers on both.
     """
-    numpy.random.seed(seed)
+    numpy.random.seed(seed)  # (NumPy's errors for a seed it refuses, before anything is kept)
+    seed = _cupy_seed(seed)
     if _backend.pending:
         # auto mode has not chosen the device yet: kept, and given to CuPy's generator when the
         # GPU is chosen (_seed_when_settled), so that a program's first line does not start the
@@ -153,6 +154,17 @@ def seed(seed=None):
     xp = _backend.xp if _backend.live else None
     if xp is not None:
         xp.random.seed(seed)
+
+
+def _cupy_seed(seed):
+    """The seed as CuPy's ``random.seed`` takes it (None or one integer): a sequence of integers,
+    which NumPy's legacy seed takes too, is reduced to one by NumPy's SeedSequence, the same way
+    each time (CuPy's ``int(seed_arr)`` refuses it:
+    https://github.com/cupy/cupy/blob/v14.0.0/cupy/random/_generator.py, RandomState.seed)."""
+    if seed is None or isinstance(seed, (int, numpy.integer)):
+        return seed
+    words = numpy.asarray(seed).astype(numpy.uint32).ravel()  # (NumPy's legacy seed: uint32 words)
+    return int(numpy.random.SeedSequence(words.tolist()).generate_state(1, numpy.uint32)[0])
 
 
 _SEED_LATER = []  # [seed] given to random.seed while auto mode's choice was pending

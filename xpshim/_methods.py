@@ -26,7 +26,7 @@ def method(name):
     # (x.choose(choices): x is the index array, which CuPy's kernel truncates where it is floats)
     indexed = name == "choose"
     # a new 0-d answer is NumPy's scalar (x.sum(), x.max()), except of the methods that answer arrays
-    answer = wrap if name in ZERO_D_ARRAY_METHODS else _value_answer
+    answer = _array_answer if name in ZERO_D_ARRAY_METHODS else _value_answer
 
     def m(self, *args, **kwargs):
         try:
@@ -42,12 +42,12 @@ def method(name):
             if not kwargs and not arrays:
                 for x in args:
                     if type(x) is ndarray or type(x) is numpy.ndarray:
-                        return answer(call_gpu(cm, [dev(x) for x in args], kwargs))
+                        return answer(call_gpu(cm, [dev(x) for x in args], kwargs), self)
                 try:  # (call_gpu's work, inline)
                     r = cm(*args)
                 except _backend.xp.cuda.memory.OutOfMemoryError as e:
                     raise out_of_memory(cm, e) from e
-                return answer(r)
+                return answer(r, self)
             gap = kwargs_gap(getattr(type(self._a), name), kwargs)
             if gap:
                 return _fallback.run_method(self, name, args, kwargs,
@@ -69,7 +69,7 @@ def method(name):
                 if name == "repeat":
                     _numpys_repeat_error(self, args, kwargs)
                 raise
-            return out if type(out) is ndarray and r is out._a else answer(r)  # as NumPy: out= itself
+            return out if type(out) is ndarray and r is out._a else answer(r, self)  # as NumPy: out= itself
         except Exception as e:
             raise _errors.trimmed(e)  # (NumPy's error at the user's line: xpshim/_errors.py)
 
@@ -91,8 +91,12 @@ def _numpys_repeat_error(x, args, kwargs):
     stand_in.repeat(*args, **kwargs)
 
 
-def _value_answer(r):
-    return as_value(wrap(r))
+def _value_answer(r, x):
+    return as_value(wrap(r), (x,))
+
+
+def _array_answer(r, x):
+    return wrap(r)
 
 
 def _astype(routed):

@@ -460,11 +460,19 @@ def _items(x):
         yield x[i]
 
 
-def as_value(o):
-    """``o`` as NumPy's scalar where it is a new 0-d answer (a reduction method's, ``x.sum()``):
-    marked a value, as ``fresh`` marks functions' answers."""
-    if type(o) is ndarray and o._b is None and not o._v and o._d is not None and not o._d.ndim:
-        o._v = True
+def as_value(o, sources=()):
+    """``o`` as NumPy's scalar where it is a 0-d answer (a reduction method's, ``x.argmax()``;
+    a function's, ``np.flip`` of 0-d data): marked a value, as ``fresh`` marks new answers; where
+    CuPy answered a 0-d view of an argument's memory, a copy of that element first (a value no
+    later write to the argument changes)."""
+    if type(o) is not ndarray or o._v:
+        return o
+    d = o._d
+    if d is None or d.ndim:
+        return o
+    if o._b is not None and any(type(s) is ndarray and s._st is o._st for s in sources):
+        return _element(d, ())
+    o._v = True
     return o
 
 

@@ -18,7 +18,7 @@ from . import _backend, _docparams, _edges, _exact, _fallback, _gaps, _signature
 from . import _methods  # noqa: F401  (the GPU arrays a route answers with have NumPy's methods)
 from ._arguments import (array_like, array_like_params, array_likes, call_gpu, gpu_args, host_class, into_host, kwargs_gap,
                          locate, out_of_memory, to_host_args)
-from ._ndarray import arraylike, as_array, fresh, host, host_only_dtype, ndarray
+from ._ndarray import arraylike, as_array, as_value, fresh, host, host_only_dtype, ndarray
 from ._registry import WRITES_INTO, ZERO_D_ARRAYS
 
 _MISSING = object()
@@ -38,6 +38,13 @@ _BY_VALUE = frozenset({"min_scalar_type", "can_cast", "result_type", "permutatio
 # What CuPy's functions raise where they refuse a call NumPy may take (what is not a CuPy array, a
 # check of their own, a C integer's range); not CUDA's errors, nor running out of memory
 REFUSALS = (TypeError, ValueError, AttributeError, IndexError, NotImplementedError, OverflowError)
+
+
+def refusal(e):
+    """Whether CuPy's exception ``e`` refuses the call: one of REFUSALS, or a kernel CuPy could
+    not compile for these dtypes (cupy.cuda.compiler.CompileException: ``arctan2`` of complex
+    numbers, where NumPy's ufunc has no loop and says so)."""
+    return isinstance(e, REFUSALS) or type(e).__name__ == "CompileException"
 
 
 # Argument types that are none of what Route.gpu sends to the host (a host-only dtype, a NumPy
@@ -167,6 +174,18 @@ class Route:
                 r = call_gpu(g.fn, a, kw)
             except _gaps.Decline as e:
                 why = f"{why}, and xpshim's GPU version does not cover this case ({e})"
+            except Exception as e:
+                if not refusal(e) or _calls_back(args, kwargs) or not _raised_outside(e):
+                    raise  # (the GPU version's own raise is NumPy's error: kept)
+                # CuPy refused a step of the GPU version (svdvals of a 1-d array, where it unpacks
+                # the shape): where NumPy refuses the call too, NumPy's error (its class and
+                # message) on host copies; else CuPy's, as the GPU version meant
+                h_args, h_kwargs = to_host_args(args, kwargs, f"{self.name}: NumPy's error for the call")
+                try:
+                    self.npf(*h_args, **h_kwargs)
+                except Exception as numpys:
+                    raise numpys from None
+                raise
             else:
                 return self.tupled(self.kind_of_answer(gpu_result(r, args, kwargs), args))
         return _fallback.run(self.name, self.npf, args, kwargs, why)
@@ -261,12 +280,12 @@ class Route:
         if r is _edges.PASS and refused is None:
             try:
                 r = cpf(*a, **kw)  # (call_gpu's work, inline)
-            except REFUSALS as e:
-                if _calls_back(args, kwargs):
-                    raise  # (a user's function that raised is not called again)
-                refused = e
             except _backend.xp.cuda.memory.OutOfMemoryError as e:
                 raise out_of_memory(cpf, e) from e
+            except Exception as e:
+                if not refusal(e) or _calls_back(args, kwargs):
+                    raise  # (a user's function that raised is not called again)
+                refused = e
         if refused is not None:
             # CuPy's function refused the call: it reads arrays only (``a.dot(b)``, ``isinstance(x,
             # cupy.ndarray)``), checks otherwise (an empty q as out of range, a 2-d q) or words its
@@ -287,10 +306,9 @@ class Route:
             return r
         if self.zero_d_array:
             return as_array(r)
-        if not r._v and r._d is not None and not r._d.ndim and r._b is not None and \
-                not any(type(a) is ndarray and a._st is r._st for a in args):
-            r._v = True
-        return r
+        if any(r is a for a in args):  # (the argument itself, handed back: NumPy's answer is it too)
+            return r
+        return as_value(r, args)
 
     def by_keyword(self, args, kwargs):
         """The call with ``out`` and the arguments after it given by keyword (so the answer is

@@ -14,7 +14,7 @@ from ._arguments import (NUMPY_SCALARS, array_like, as_indices, call_gpu, host_c
                          kwargs_gap, locate, numbers_alone, out_of_memory, through_stand_ins, to_host_args)
 from ._ndarray import arraylike, as_value, dev, fresh, host_only_dtype, ndarray, wrap
 from ._registry import NO_OP_KWARGS
-from ._route import REFUSALS, Route, gpu_result
+from ._route import Route, gpu_result, refusal
 
 _MISSING = object()
 _HOST_ARRAY = numpy.ndarray
@@ -94,7 +94,9 @@ class UfuncRoute:
                 res = cpf(*[x._d if type(x) is ndarray else x for x in args])
         except _backend.xp.cuda.memory.OutOfMemoryError as e:
             raise out_of_memory(cpf, e) from e
-        except REFUSALS as e:
+        except Exception as e:
+            if not refusal(e):
+                raise
             return self.refused(args, {} if out is None else {"out": out}, e)
         res = fresh(res, args)
         return res if out is None else out  # (NumPy answers with out= itself)
@@ -127,7 +129,9 @@ class UfuncRoute:
         if not kwargs:
             try:
                 return fresh(call_gpu(cpf, [x._a if type(x) is ndarray else arraylike(x) for x in args], kwargs), args)
-            except REFUSALS as e:
+            except Exception as e:
+                if not refusal(e):
+                    raise
                 return self.refused(args, kwargs, e)
         out = kwargs.get("out")
         if type(out) is tuple and len(out) == 1:
@@ -149,7 +153,9 @@ class UfuncRoute:
         kw = {k: tuple(map(dev, v)) if k == "out" and type(v) is tuple else dev(v) for k, v in kwargs.items()}
         try:
             res = fresh(call_gpu(cpf, a, kw), args)
-        except REFUSALS as e:
+        except Exception as e:
+            if not refusal(e):
+                raise
             return self.refused(args, kwargs, e)
         if out is not None:
             return out if type(out) is not tuple or len(out) != 1 else out[0]
@@ -228,7 +234,9 @@ class UfuncRoute:
                 try:
                     r = wrap(call_gpu(f, [arraylike(args[0])], {k: dev(v) for k, v in kw.items()}))
                     return r if "out" in kwargs else as_value(r)  # (a reduction to 0-d: NumPy's scalar)
-                except REFUSALS as e:  # (accumulate over a tuple of axes: NumPy's ValueError)
+                except Exception as e:  # (accumulate over a tuple of axes: NumPy's ValueError)
+                    if not refusal(e):
+                        raise
                     return self.refused(args, kwargs, e, name, npm)
         if method == "at" and len(args) >= 2:
             # at(a, indices, b): a tuple of indices is one per axis, not an array

@@ -69,9 +69,11 @@ def _close(ref, got, gpu, ulp=0, rtol=0.0):
         and bool(numpy.all(numpy.abs(got[fin] - ref[fin]) <= tol[fin]))
 
 
-def _compare(name, npo, xo, args, gpu_args, bad):
+def _compare(name, npo, xo, args, gpu_args, bad, gpu="fake"):
     """NumPy's ``npo(*args)`` against xpshim's ``xo(*gpu_args)`` on the GPU side: 0 where NumPy
-    raises (nothing compared), else 1, with any difference put in ``bad``."""
+    raises (nothing compared), else 1, with any difference put in ``bad``. On a real GPU, float
+    and complex answers within 4 units in the last place (CUDA's transcendental functions behind
+    emath.*, geomspace: docs/differences.md, "Last bits"); exact on the simulated GPU."""
     try:
         ref = npo(*args)
     except Exception:
@@ -82,9 +84,15 @@ def _compare(name, npo, xo, args, gpu_args, bad):
         except Exception as e:
             bad[name] = (args, f"{type(e).__name__}: {e}"[:160])
             return 1
-    if not _same(ref, got):
+    if not (_same(ref, got) or (gpu == "cuda" and _close_all(ref, got))):
         bad[name] = (args, "differs from NumPy")
     return 1
+
+
+def _close_all(ref, got):
+    if isinstance(ref, (tuple, list)):
+        return type(got) is type(ref) and len(ref) == len(got) and all(map(_close_all, ref, got))
+    return _close(ref, got, "cuda", ulp=4)
 
 
 # ---------------------------------------------------------------- 1. sequences as array data
@@ -95,6 +103,7 @@ _COMBOS = [(_V1,), (_V2,), (_I1,), (_V1, _V1), (_V2, _V2), (_V2, _V1), (_I1, _I1
 # Names whose list answer is not compared, with why
 _LIST_EXEMPT = {
     "empty_like": "its values are whatever the memory held",
+    "empty": "its values are whatever the memory held",
     "row_stack": "a deprecated alias of vstack (NumPy warns on each call)",
 }
 
@@ -116,7 +125,7 @@ def test_every_routed_name_takes_lists_and_tuples_as_numpy_does(gpu):
             for combo in _COMBOS:
                 for form in (lambda v: v, _as_tuples):
                     args = tuple(form(c) for c in combo)
-                    compared += _compare(name, npo, xo, args, args, bad)
+                    compared += _compare(name, npo, xo, args, args, bad, gpu)
     assert compared > 1000, compared  # (the generator really reached the names)
     assert bad == {}
 
@@ -135,7 +144,7 @@ def test_a_gpu_array_beside_python_numbers_as_numpy_does(gpu):
                 for numbers in ((2,), (2.5,), (1, 3), (True,)):
                     with xpshim.device("gpu"):
                         g = xpshim.asarray(h)
-                    compared += _compare(name, npo, xo, (h, *numbers), (g, *numbers), bad)
+                    compared += _compare(name, npo, xo, (h, *numbers), (g, *numbers), bad, gpu)
     assert compared > 500, compared
     assert bad == {}
 

@@ -48,9 +48,22 @@ def test_arange_steps_as_numpys(gpu, dtype):
                 if isinstance(want, Exception) or isinstance(got, Exception):
                     if type(want) is not type(got):
                         bad.append((call, repr(want), repr(got)))
-                elif not _same(want, got):
+                elif not (_same(want, got) or (gpu == "cuda" and _one_ulp(want, xpshim.asnumpy(got)))):
                     bad.append((call, want.tolist(), xpshim.asnumpy(got).tolist()))
     assert bad == []
+
+
+def _one_ulp(want, got):
+    """Within one unit in the last place, in NumPy's dtype: NumPy's fill computes ``first + i *
+    delta``, which a host compiler may fuse into one multiply-add (NumPy's build and CPU decide;
+    docs/differences.md, "Last bits"); the GPU computes the two operations apart."""
+    if want.dtype != got.dtype or want.shape != got.shape or want.dtype.kind not in "fc":
+        return False
+    for part in ((numpy.real, numpy.imag) if want.dtype.kind == "c" else (lambda v: v,)):
+        w, g = part(want), part(got)
+        if not numpy.all(numpy.abs(w - g) <= numpy.spacing(numpy.abs(w))):
+            return False
+    return True
 
 
 _SAME_SIZE = [(numpy.dtype(a), numpy.dtype(b)) for group in ("ehH", "fiIF"[:3], "dqQF") for a in group for b in group
@@ -74,7 +87,9 @@ def test_a_write_from_the_memory_it_goes_to_reads_it_first(gpu, pair):
     with xpshim.device("gpu"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for key in keys:
-            want_z = (numpy.arange(16) * 1.25 - 3).astype(src)
+            # (no negative value cast to an unsigned dtype: C leaves that undefined, and the
+            # host's and CUDA's conversions differ, as for divergences.INPUTS)
+            want_z = (numpy.arange(16) * 1.25 - (0 if dst.kind == "u" else 3)).astype(src)
             got_z = xpshim.asarray(want_z.copy())
             want_y, got_y = want_z.view(dst), got_z.view(dst)
             value = slice(None, -1) if key == slice(1, None) else key  # (a[1:] = a[:-1]: overlapping, shifted)

@@ -453,6 +453,27 @@ def _shares_memory(may):
     return answer
 
 
+def _polymul(args, kwargs):
+    """CuPy's polymul: poly1d's coefficients convolved by CuPy's convolve, through cuFFT for
+    inexact data: https://github.com/cupy/cupy/blob/v14.0.0/cupy/lib/_routines_poly.py"""
+    p = _bound(numpy.polymul, args, kwargs)
+    a1, a2 = p["a1"], p["a2"]
+    if type(a1) is not ndarray or type(a2) is not ndarray or a1.ndim != 1 or a2.ndim != 1 or not a1.size \
+            or not a2.size or not {a1.dtype.kind, a2.dtype.kind} & {"f", "c"}:
+        return _NUMPYS
+    c1, c2 = numpy.poly1d(a1._h).coeffs, numpy.poly1d(a2._h).coeffs
+    return _wrap(_fft_convolve(c1, c2, "full"))
+
+
+def _cupy_diag(args, kwargs):
+    """CuPy's diag of a 2-d array is a copy of the diagonal, where NumPy's is a view:
+    https://github.com/cupy/cupy/blob/v14.0.0/cupy/_creation/matrix.py"""
+    p = _bound(numpy.diag, args, kwargs)
+    if type(p["v"]) is not ndarray or p["v"].ndim != 2:
+        return _NUMPYS
+    return _wrap(numpy.diag(p["v"]._h, p["k"]).copy())
+
+
 def _cupy_repeat(h, repeats, axis=None):
     """CuPy's repeat: its counts a Python int, a NumPy integer or a sequence of host numbers, never
     a CuPy array, and checked in its own words:
@@ -481,7 +502,7 @@ def _repeat(args, kwargs):
 
 
 _CUPY_ANSWERS = {
-    numpy.arange: _arange, numpy.repeat: _repeat, numpy.shares_memory: _shares_memory(False), numpy.may_share_memory: _shares_memory(True),
+    numpy.arange: _arange, numpy.repeat: _repeat, numpy.polymul: _polymul, numpy.diag: _cupy_diag, numpy.shares_memory: _shares_memory(False), numpy.may_share_memory: _shares_memory(True),
     numpy.convolve: _convolve(False), numpy.correlate: _convolve(True), numpy.compress: _compress,
     numpy.choose: _choose, numpy.take: _take, numpy.put: _put, numpy.polyval: _polyval, numpy.delete: _delete,
     **{getattr(numpy.fft, n): _fft2_of_1d(n) for n in ("fft2", "ifft2", "rfft2", "irfft2")},
