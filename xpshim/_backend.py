@@ -116,7 +116,7 @@ def start_in_background():
     global _bg
     import threading
 
-    _bg = threading.Thread(target=_probe_in_background, name="xpshim-gpu-start", daemon=True)
+    _bg = threading.Thread(target=_probe_in_background, name="xpshim-gpu-start")
     _bg.start()
 
 

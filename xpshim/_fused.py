@@ -12,7 +12,7 @@ any two summation orders do (the differential tests compare with tolerance).
 import numpy
 
 from . import _backend
-from ._ndarray import ndarray, wrap
+from ._ndarray import fresh, ndarray, wrap
 
 MAX_K = 8  # longer weight vectors go to cuBLAS, which is then the better choice
 _kernels = {}
@@ -72,7 +72,7 @@ def dot_last(a, b):
         _kernel(k, False)(*cols, *[dout.type(v) for v in w], out)
     else:
         _kernel(k, True)(*cols, w.astype(dout, copy=False), out)
-    return wrap(out)
+    return wrap(out) if out.ndim else fresh(out)  # (of a 1-d a, a 0-d answer: NumPy's scalar, a value)
 
 
 def make_dot(routed):

@@ -29,6 +29,7 @@ def method(name):
     answer = _array_answer if name in ZERO_D_ARRAY_METHODS else _value_answer
 
     def m(self, *args, **kwargs):
+        bare = not args and not kwargs
         try:
             # (self._a, a frame less where it is self._d; no local holds the device array: x.resize
             # counts its references)
@@ -37,7 +38,7 @@ def method(name):
                 return _fallback.run_method(self, name, args, kwargs, f"cupy.ndarray has no {name}()")
             if sorts:
                 args, kwargs = _stable_sort(args, kwargs)
-            elif indexed and (args or kwargs):  # (NumPy counts the arguments first: x.choose() is its TypeError)
+            elif indexed and not bare:  # (NumPy counts the arguments first: x.choose() is its TypeError)
                 check_index_dtype(self.dtype)
             if not kwargs and not arrays:
                 for x in args:
@@ -67,9 +68,16 @@ def method(name):
                 r = call_gpu(cm, args, kwargs)
             except ValueError:
                 if name == "repeat":
-                    _numpys_repeat_error(self, args, kwargs)
+                    _numpys_error(self, name, args, kwargs)
                 raise
             return out if type(out) is ndarray and r is out._a else answer(r, self)  # as NumPy: out= itself
+        except TypeError as e:
+            if bare and "argument" in str(e):  # (x.argpartition(): CuPy's Cython signature, in its words)
+                try:
+                    _numpys_error(self, name, (), {})
+                except TypeError as numpys:
+                    raise _errors.trimmed(numpys) from None
+            raise _errors.trimmed(e)
         except Exception as e:
             raise _errors.trimmed(e)  # (NumPy's error at the user's line: xpshim/_errors.py)
 
@@ -83,12 +91,13 @@ def method(name):
     return m
 
 
-def _numpys_repeat_error(x, args, kwargs):
-    """NumPy's error for counts that ``x.repeat`` refuses (a length that is neither 1 nor the
-    axis's, a negative count), where CuPy words its own: NumPy's repeat of a stand-in of ``x``'s
-    shape with no memory behind it (zero strides), which checks the counts before it allocates."""
-    stand_in = numpy.lib.stride_tricks.as_strided(numpy.zeros((), bool), x.shape, (0,) * x.ndim)
-    stand_in.repeat(*args, **kwargs)
+def _numpys_error(x, name, args, kwargs):
+    """NumPy's error for a call of ``x.name`` that CuPy refuses in its own words (counts
+    ``x.repeat`` refuses, an argument a method lacks: ``x.argpartition()``): NumPy's method on a
+    stand-in of ``x``'s shape and dtype with no memory behind it (zero strides), which checks its
+    arguments before any work; where it raises nothing, the caller raises CuPy's error."""
+    stand_in = numpy.lib.stride_tricks.as_strided(numpy.zeros((), x.dtype), x.shape, (0,) * x.ndim)
+    getattr(stand_in, name)(*args, **kwargs)
 
 
 def _value_answer(r, x):
