@@ -110,9 +110,11 @@ def preload():
 
 def start_in_background():
     """Auto mode, with CuPy's import started (``preload``): the GPU's start (the driver's
-    ``cuInit``, the wait for the import, the context) goes on a daemon thread now, so that it
+    ``cuInit``, the wait for the import, the context) goes on a thread now, so that it
     overlaps the program's own work; calls made before it ends run on the CPU (``status_now``),
-    and the first call after it settles the choice (docs/placement.md, "Start-up")."""
+    and the first call after it settles the choice (docs/placement.md, "Start-up"). Not a daemon:
+    a process that ends while CUDA is starting waits for it (ending in the middle of cuInit or the
+    context's creation died of SIGSEGV at exit on an H100)."""
     global _bg
     import threading
 
@@ -120,7 +122,7 @@ def start_in_background():
     _bg.start()
 
 
-_bg = None       # the daemon thread of start_in_background
+_bg = None       # the thread of start_in_background
 _early = None    # its GpuStatus, read by gpu_status once it has ended
 cuda_started = False  # cuInit was called in this process (a forked child cannot use CUDA then)
 

@@ -18,7 +18,7 @@ When it starts (``_backend.preload`` decides, at import, in this order, cheapest
   failed load costs what the probe's did before, and is not paid twice.
 
 No CUDA on this thread: it imports CuPy and nothing else. In auto mode the GPU's start (the
-driver's ``cuInit``, the context) runs on a second, daemon thread that waits for this one
+driver's ``cuInit``, the context) runs on a second thread that waits for this one
 (``_backend.start_in_background``); calls made meanwhile run on the CPU (docs/placement.md,
 "Start-up"). A child forked after that cannot use CUDA: it makes its arrays on the CPU and says
 why (``_backend._forked``). With ``XPSHIM_DEVICE=gpu`` the import still checks the GPU, as before
