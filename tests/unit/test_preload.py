@@ -112,7 +112,7 @@ def run(tmp_path, code, behaviour="plain", driver=True, cupy_found=True, **env):
 STATE = """
 from xpshim import _backend, _preload
 if _backend._bg is not None:
-    _backend._bg.join()  # (auto mode: the GPU's start on its daemon thread, ended before looking)
+    _backend._bg.join()  # (auto mode: the GPU's start on its own thread, ended before looking)
 print(json.dumps({"started": _preload.started(), "cupy": "cupy" in sys.modules, "cuinit": CUINIT,
                   "threads": sorted(t.name for t in threading.enumerate()), "pending": _backend.pending}))
 """
@@ -141,7 +141,7 @@ def test_thread_starts_only_where_the_gpu_may_be_chosen(tmp_path, case, env, kw,
         assert state["cupy"] is False
     if env.get("XPSHIM_DEVICE") != "gpu":
         # auto mode: no cuInit on the program's thread at import; where the GPU may be chosen,
-        # CUDA starts on the daemon thread, overlapping the program's work (docs/placement.md)
+        # CUDA starts on its own thread, overlapping the program's work (docs/placement.md)
         want = ["xpshim-gpu-start"] if started and not env.get("XPSHIM_SIMULATE_GPU") else []
         assert state["cuinit"] == want
         assert state["pending"] is started
@@ -172,7 +172,7 @@ def test_the_first_call_waits_and_settles_the_choice(tmp_path):
     """)
     assert state["before"] == [False, True, True]
     assert "1 CUDA device(s), device 0 is Fake GPU" in state["why"], state["why"]
-    assert state["cuinit"] == ["xpshim-gpu-start"]  # CUDA starts on its daemon thread, from import
+    assert state["cuinit"] == ["xpshim-gpu-start"]  # CUDA starts on its own thread, from import
     assert (state["pending"], state["live"], state["xp"], state["bound"]) == (False, True, "cupy", True)
     assert state["log"] == ["cupy import starts on xpshim-cupy-import", "cupy import ends"]
     assert "started at import on a thread" in state["info"] and "the first call waited" in state["info"]
