@@ -233,7 +233,12 @@ class UfuncRoute:
             if not kwargs_gap(f, kw):
                 try:
                     r = wrap(call_gpu(f, [arraylike(args[0])], {k: dev(v) for k, v in kw.items()}))
-                    return r if "out" in kwargs else as_value(r)  # (a reduction to 0-d: NumPy's scalar)
+                    if "out" not in kwargs:
+                        return as_value(r)  # (a reduction to 0-d: NumPy's scalar)
+                    # NumPy answers with out= itself (CuPy's cumsum/sum may answer another view of it)
+                    o = kwargs["out"]
+                    o = o[0] if type(o) is tuple and len(o) == 1 else o
+                    return o if type(o) is ndarray else r
                 except Exception as e:  # (accumulate over a tuple of axes: NumPy's ValueError)
                     if not refusal(e):
                         raise
