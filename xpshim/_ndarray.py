@@ -129,22 +129,13 @@ def _host_part(x, key, h):
 
 
 def fresh(r, sources=()):
-    """``wrap(r)`` for a call's new result, as the user receives it (``_placed``); a new 0-d answer
-    of arithmetic, a ufunc or a reduction is NumPy's scalar there, a value (the few functions
-    whose 0-d answers are arrays undo it: _registry.ZERO_D_ARRAYS)."""
-    o = _placed(r, sources)
-    if type(o) is ndarray and not o._v and o._b is None and o._d is r and not r.ndim \
-            and not any(s is r or (type(s) is ndarray and s._d is r) for s in sources):
-        o._v = True
-    return o
-
-
-def _placed(r, sources=()):
     """``wrap(r)`` for a call's new result, as the user receives it. In auto mode, a new array
     that a loop may come to index remembers the user's line that made it, and one made at a
     line whose arrays a loop used on the host is made a NumPy array there (``_placement``;
     ``sources``: the call's arguments, whose lines are then remembered as well). A CuPy
-    argument handed back (``asarray(cupy_array)``) is the caller's memory: it never moves."""
+    argument handed back (``asarray(cupy_array)``) is the caller's memory: it never moves. A new
+    0-d answer of arithmetic, a ufunc or a reduction is NumPy's scalar, a value (``_answer_value``; the
+    few functions whose 0-d answers are arrays undo it: _registry.ZERO_D_ARRAYS)."""
     if type(r) is not _cupy_ndarray:
         return wrap(r)
     b = r.base
@@ -158,14 +149,26 @@ def _placed(r, sources=()):
         if line is not None:  # small work on them: a seed too, or, once that is a loop's, NumPy's
             if _placement.lines.get(line):
                 return _placement.moved_at_line(r, line)
-            return _placement.seeded(_own(r), line)
+            o = _placement.seeded(_own(r), line)
+            return _answer_value(o, r, sources) if not r.ndim else o
     if not _placement.limit <= r.size <= _placement.LINE_CAP or not _device.placing():
-        return _own(r)
+        return _answer_value(_own(r), r, sources) if not r.ndim else _own(r)
     line = _placement.birth_line()
     if _placement.lines and _placement.lines.get(line):
         return _placement.moved_at_line(r, line, sources)
     o = _own(r)
     o._s = line
+    return _answer_value(o, r, sources) if not r.ndim else o
+
+
+def _answer_value(o, r, sources):
+    """The new 0-d answer ``o`` (of CuPy's ``r``) marked NumPy's scalar, unless it is an argument
+    handed back (its owner already)."""
+    if type(o) is ndarray and not o._v and o._d is r:
+        for s in sources:  # (a loop, not any(): this runs for every 0-d answer)
+            if type(s) is ndarray and s._d is r:
+                return o
+        o._v = True
     return o
 
 

@@ -295,7 +295,11 @@ class Route:
             return _fallback.run(self.name, self.npf, args, kwargs,
                                  f"CuPy's {self.cupy_path} refused the call ({type(refused).__name__}: "
                                  f"{str(refused)[:80]})", errors_unannounced=True)
-        r = self.kind_of_answer(gpu_result(r, args, kwargs), args)
+        r = gpu_result(r, args, kwargs)
+        if type(r) is ndarray:  # (inline, as most answers need nothing: kind_of_answer's cases)
+            v = r._v
+            if v if self.zero_d_array else (not v and r._d is not None and not r._d.ndim):
+                r = self.kind_of_answer(r, args)
         return r if self.plain_result else self.tupled(r)
 
     def kind_of_answer(self, r, args):
@@ -306,7 +310,10 @@ class Route:
             return r
         if self.zero_d_array:
             return as_array(r)
-        if any(r is a for a in args):  # (the argument itself, handed back: NumPy's answer is it too)
+        if r._v:  # (a value already: fresh marked it)
+            return r
+        d = r._d
+        if d is None or d.ndim or any(r is a for a in args):  # (an argument handed back: NumPy's answer too)
             return r
         return as_value(r, args)
 
