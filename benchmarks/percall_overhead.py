@@ -129,18 +129,55 @@ def report(rows, reps):
     return "\n".join(lines), {"median_us": med, "median_first7_us": first7}
 
 
+def profile(top):
+    """Each call under cProfile: xpshim's functions by their own time per call (where the
+    overhead goes, and how many times each function runs per call)."""
+    import cProfile
+    import pstats
+
+    lines = ["", "## Where the time goes (cProfile; own time per call, calls per call)", ""]
+    for label, mine, _ in CALLS:
+        ns = namespace()
+        n = 5000
+        code = compile(f"for _ in range({n}):\n    {mine}", "<percall>", "exec")
+        exec(code, ns)  # (warm)
+        prof = cProfile.Profile()
+        prof.runctx(code, ns, ns)
+        st = pstats.Stats(prof).stats
+        rows = sorted(((v[2], v[1], k) for k, v in st.items()), reverse=True)[:top]
+        lines.append(f"`{label}`: " + "; ".join(
+            f"{k[2]} ({os.path.basename(k[0])}:{k[1]}) {tt / n * 1e6:.2f} us x{nc / n:g}" for tt, nc, k in rows))
+        lines.append("")
+    return "\n".join(lines)
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--reps", type=int, default=201)
     p.add_argument("--out", default=os.path.join(HERE, "results"))
+    p.add_argument("--real", action="store_true",
+                   help="on a GPU machine: real CuPy as the backend instead of the simulated GPU")
+    p.add_argument("--profile", type=int, default=0, metavar="N",
+                   help="also list the N functions with the most own time in each call (cProfile)")
     args = p.parse_args(argv)
-    undo = _backend.install(_simgpu.module(), _simgpu.describe())  # (every array on the GPU: device "gpu")
+    if args.real:
+        if not _backend.gpu_status().usable:
+            p.error("--real needs a usable GPU with CuPy")
+        ctx = xpshim.device("gpu")
+        undo = ctx.__exit__
+        ctx.__enter__()
+    else:
+        undo = _backend.install(_simgpu.module(), _simgpu.describe())  # (every array on the GPU: device "gpu")
     try:
         t0 = time.perf_counter()
         rows = measure(args.reps)
         md, summary = report(rows, args.reps)
+        if args.real:
+            md = md.replace("(simulated GPU)", "(real CuPy)", 1)
+        if args.profile:
+            md += profile(args.profile)
     finally:
-        undo()
+        undo(None, None, None) if args.real else undo()
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "percall-overhead.md"), "w") as f:
         f.write(md)

@@ -112,14 +112,20 @@ def start_in_background():
     """Auto mode, with CuPy's import started (``preload``): the GPU's start (the driver's
     ``cuInit``, the wait for the import, the context) goes on a thread now, so that it
     overlaps the program's own work; calls made before it ends run on the CPU (``status_now``),
-    and the first call after it settles the choice (docs/placement.md, "Start-up"). Not a daemon:
-    a process that ends while CUDA is starting waits for it (ending in the middle of cuInit or the
-    context's creation died of SIGSEGV at exit on an H100)."""
+    and the first call after it settles the choice (docs/placement.md, "Start-up"). The end of a
+    process does not wait for it (ending in the middle of cuInit or the
+    context's creation died of SIGSEGV at exit on an H100): a daemon that ``_quickexit`` keeps
+    from delaying the process's end, where it can (glibc), else a thread that the end waits for."""
     global _bg
     import threading
 
-    _bg = threading.Thread(target=_probe_in_background, name="xpshim-gpu-start")
+    from . import _quickexit
+
+    daemon = _quickexit.daemon_ok()
+    _bg = threading.Thread(target=_probe_in_background, name="xpshim-gpu-start", daemon=daemon)
     _bg.start()
+    if daemon:
+        _quickexit.watch(_bg)
 
 
 _bg = None       # the thread of start_in_background
@@ -157,9 +163,17 @@ def _probe_in_background():
         if _config.simulate_gpu:
             _preloading.wait()  # (the simulated GPU loads xpshim's module on the caller's thread, at settling)
             return
-        _early = _probe()
+        status = _probe()
     except BaseException as exc:  # (reported at settling, as the probe's own failures are)
-        _early = GpuStatus(False, f"CuPy cannot use the GPU ({type(exc).__name__}: {exc})")
+        status = GpuStatus(False, f"CuPy cannot use the GPU ({type(exc).__name__}: {exc})")
+    _early = status  # (calls may settle on the GPU from here on: status_now)
+    if status.usable:
+        try:
+            # cuBLAS's first handle loads the library and its kernels (50-200 ms on an H100): here,
+            # not in the program's first product; the handle is this thread's, the load is the process's
+            _xp.cuda.device.get_cublas_handle()
+        except Exception:  # (the first product then pays it, and reports any error itself)
+            pass
 
 
 def defer_choice():
@@ -193,7 +207,7 @@ def gpu_status():
     begun at ``import xpshim`` (``_preload``), and settles the choice auto mode deferred then."""
     global _status
     if _status is None:
-        if _bg is not None:
+        if _bg is not None and _early is None:
             _bg.join()
         _status = _early if _early is not None else _probe()
         if pending:
@@ -204,7 +218,7 @@ def gpu_status():
 def status_now():
     """``gpu_status()`` where it is known without waiting; None while the GPU is still starting
     on its thread (``start_in_background``): auto mode runs such calls on the CPU."""
-    if _status is None and _bg is not None and _bg.is_alive():
+    if _status is None and _early is None and _bg is not None and _bg.is_alive():
         return None
     return gpu_status()
 

@@ -139,10 +139,14 @@ def why_device():
     dev = _policy.get()[0]
     if dev:
         return f"set for this thread (or asyncio task) by xpshim.device({dev!r})"
-    dev = current_device()
     if requested_device != "auto":
         return f"forced by XPSHIM_DEVICE={requested_device}"
-    st = _backend.gpu_status()
+    st = _backend.status_now()
+    if st is None:  # (asking must not wait for the start: a script's last line often asks)
+        return ("XPSHIM_DEVICE=auto and the GPU is still starting (CuPy's import and CUDA's start run "
+                "on a thread since import): until it is ready, calls run on the CPU, but those given "
+                f"{WAIT_FOR_GPU} elements or more, which wait for it")
+    dev = current_device()
     if dev == "gpu" and placing():
         return (f"XPSHIM_DEVICE=auto and a CUDA device is usable ({st.reason}); arrays of fewer "
                 f"than {crossover()[0]} elements stay on the CPU")

@@ -53,9 +53,9 @@ package's submodules at once can meet Python's import-lock deadlock detection.
 Errors: whatever the import raises is kept, not printed; ``_backend.gpu_status`` raises it again
 at the point where it imported CuPy itself before, so the reason ("CuPy cannot use the GPU
 (ImportError: ...)") and the moment it is told (the first call; ``XPSHIM_DEVICE=gpu``'s
-DeviceError at import) are unchanged. The thread is not a daemon: a program that ends before
-its first call waits for the import to end at exit (Python stops daemon threads abruptly at
-exit, which is not safe in the middle of loading CuPy's extension modules).
+DeviceError at import) are unchanged. A program that ends before the import does not wait for
+it: the thread is a daemon, and ``_quickexit`` ends such a process before the C-level teardown
+(where glibc's ``on_exit`` is missing, the end waits for the import, as before).
 
 No environment variable turns it off: it changes only when CuPy's import happens, not what any
 call does. ``python -m xpshim info`` says whether it ran and how long the first call waited
@@ -63,6 +63,7 @@ call does. ``python -m xpshim info`` says whether it ran and how long the first 
 """
 
 import os
+import sys
 import time
 
 _thread = None
@@ -70,6 +71,16 @@ _error = None       # what the import raised on the thread, for gpu_status to ra
 _took = None        # seconds the import took on the thread
 _waited = None      # seconds the first wait blocked (None: nothing has waited yet)
 _hooked = False
+
+
+# While CuPy imports on its thread (Python work that holds the GIL), the program's own thread
+# shares the GIL with it. At Python's default switch interval (5 ms) each time the program's
+# thread gives the GIL up (a file read, a decoder's chunk, a NumPy call that releases it) it may
+# wait 5 ms to get it back: a 1920x1080 photo's read-convert-write went from 67 ms to 951 ms
+# beside a busy thread, and to 103 ms at 0.1 ms (benchmarks/HISTORY.md). So the interval is
+# 0.1 ms until the import ends, then what it was (unless the program changed it meanwhile).
+SWITCH_INTERVAL = 1e-4
+_saved_interval = None  # (the program's interval, ours as read back) while the import runs
 
 
 def _work(simulated_s=None):
@@ -82,6 +93,9 @@ def _work(simulated_s=None):
             time.sleep(simulated_s)  # the simulated GPU: CuPy's import stood for by its duration
     except BaseException as exc:  # kept for gpu_status, which reports it as it did before
         _error = exc
+    finally:
+        if _saved_interval is not None and sys.getswitchinterval() == _saved_interval[1]:
+            sys.setswitchinterval(_saved_interval[0])
     _took = time.perf_counter() - t0
 
 
@@ -94,8 +108,18 @@ def start(simulated_s=None):
         return
     import threading  # (only here: the CPU path never loads it)
 
-    _thread = threading.Thread(target=_work, args=(simulated_s,), name="xpshim-cupy-import")
+    from . import _quickexit
+
+    global _saved_interval
+    if sys.getswitchinterval() > SWITCH_INTERVAL:
+        before = sys.getswitchinterval()
+        sys.setswitchinterval(SWITCH_INTERVAL)
+        _saved_interval = (before, sys.getswitchinterval())  # (as read back: rounded to microseconds)
+    daemon = _quickexit.daemon_ok()
+    _thread = threading.Thread(target=_work, args=(simulated_s,), name="xpshim-cupy-import", daemon=daemon)
     _thread.start()
+    if daemon:
+        _quickexit.watch(_thread)  # (the process's end does not wait for the import)
     if not _hooked and hasattr(os, "register_at_fork"):
         os.register_at_fork(before=wait)  # a child never inherits a half-imported CuPy
         _hooked = True

@@ -63,9 +63,15 @@ def differences(x, h):
     if numpy.asarray(x).tobytes() != h.tobytes() or x.shape != h.shape or x.dtype != h.dtype:
         bad.append("data")
     for m in _methods():
-        if _answer(getattr(x, m)) != _answer(getattr(h, m)):
+        a, b = _answer(getattr(x, m)), _answer(getattr(h, m))
+        if a != b:
             bad.append(m)
+            if len(_details) < 3:  # (the first few answers side by side, for the failure's message)
+                _details.append(f"{m}: got {a!r:.300} want {b!r:.300}")
     return bad
+
+
+_details = []
 
 
 def check(pair):
@@ -73,12 +79,12 @@ def check(pair):
     sent back (twice the input) beside NumPy's."""
     x, h = pair
     y = x * 2 if x.dtype != bool else ~x
-    return kind(x), differences(x, h), (y, numpy.asarray(h * 2 if h.dtype != bool else ~h))
+    return kind(x), differences(x, h), (y, numpy.asarray(h * 2 if h.dtype != bool else ~h)), _details
 
 
 def _producer(q_in, q_out):
     x, h = q_in.get()
-    q_out.put((kind(x), differences(x, h), check((x, h))[2]))
+    q_out.put((kind(x), differences(x, h), check((x, h))[2], _details))
 
 
 def main():
@@ -106,11 +112,12 @@ def main():
         q_in.put(pairs[0])
         answers.append(q_out.get(timeout=120))
         p.join(120)
-        for i, (k, bad, (y, hy)) in enumerate(answers):
+        for i, (k, bad, (y, hy), det) in enumerate(answers):
+            _details.extend(det[:3 - len(_details)])
             kinds += [k, "back:" + kind(y)]
             diffs += [f"child {i}: {m}" for m in bad]
             diffs += [f"back {i}: {m}" for m in differences(y, hy)]
-    print(json.dumps({"kinds": sorted(set(kinds)), "diffs": diffs}))
+    print(json.dumps({"kinds": sorted(set(kinds)), "diffs": diffs, "details": _details}))
 
 
 if __name__ == "__main__":
