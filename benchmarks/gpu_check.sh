@@ -5,6 +5,7 @@
 #   bash benchmarks/gpu_check.sh tests aliasing element percall startup   # one call's worth
 #   bash benchmarks/gpu_check.sh loops-a loops-b                          # the row-loop workloads
 #   bash benchmarks/gpu_check.sh vectorized cliffs
+#   bash benchmarks/gpu_check.sh loops vectorized-ag                      # auto mode (and gpu) beside NumPy only
 set -u
 cd "$(dirname "$0")/.."
 out="${OUT:-gpu-logs}"; mkdir -p "$out/b"
@@ -31,6 +32,8 @@ for s in "$@"; do
                      --sizes 1920x1080,6000x4000 --out "$out/b/startup" ;;
         loops-a) stage loops-a 290 python3 benchmarks/run_workloads.py --budget 3 --tag loops-a --out "$out/b" $(only $LOOPS_A) ;;
         loops-b) stage loops-b 290 python3 benchmarks/run_workloads.py --budget 3 --tag loops-b --out "$out/b" $(only $LOOPS_B) ;;
+        loops) stage loops 240 python3 benchmarks/run_workloads.py --budget 3 --variant xpshim-auto --tag loops --out "$out/b" $(only $LOOPS_A $LOOPS_B) ;;
+        vectorized-ag) stage vectorized-ag 240 python3 benchmarks/run_workloads.py --kind vectorized --budget 3 --variant xpshim-auto --variant xpshim-gpu --tag vectorized-ag --out "$out/b" ;;
         vectorized) stage vectorized 400 python3 benchmarks/run_workloads.py --kind vectorized --budget 3 --tag vectorized --out "$out/b" ;;
         cliffs) stage cliffs 300 python3 benchmarks/cliffs.py --tag cliffs --out "$out/b" ;;
         *) echo "unknown stage $s" >&2; exit 2 ;;

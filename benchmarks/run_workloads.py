@@ -150,11 +150,21 @@ def once(mod, n, variant):
     with variant.context(), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         gc.collect()
+        if variant.module is xpshim:
+            xpshim.reset_stats()
         sync()
         t0 = time.perf_counter()
         mod.run(variant.module, n)
         sync()
-        return time.perf_counter() - t0
+        t = time.perf_counter() - t0
+        if variant.module is xpshim:  # (what the timed runs did: the last one's counts, off the clock)
+            tr, fb = xpshim_counts()
+            LAST_TIMED[variant.name] = {"transfers": tr, "fallbacks": fb, "placement": {
+                d: v["count"] for d, v in xpshim.stats()["placement"].items()}}
+        return t
+
+
+LAST_TIMED = {}  # variant -> the counts of its last timed run (xpshim's variants)
 
 
 def interleaved(mod, n, entries, quick, reps):
@@ -193,6 +203,8 @@ def interleaved(mod, n, entries, quick, reps):
         if ts:
             entries[v][0].update({"median": statistics.median(ts), "min": min(ts), "max": max(ts),
                                   "reps": len(ts), "inner": 1, "times": [round(t, 7) for t in ts]})
+            if v.name in LAST_TIMED:
+                entries[v][0]["last_timed_run"] = LAST_TIMED.pop(v.name)
     free_gpu()
 
 

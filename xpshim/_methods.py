@@ -27,9 +27,17 @@ def method(name):
     indexed = name == "choose"
     # a new 0-d answer is NumPy's scalar (x.sum(), x.max()), except of the methods that answer arrays
     answer = _array_answer if name in ZERO_D_ARRAY_METHODS else _value_answer
+    # a method NumPy refuses to call without arguments (x.reshape(): TypeError) is refused so here,
+    # before CuPy's: CuPy's reshape() reshapes to () (a size-1 array's 0-d view, else ValueError)
+    needs_args = _refuses_bare(npm)
 
     def m(self, *args, **kwargs):
         bare = not args and not kwargs
+        if bare and needs_args:
+            try:
+                _numpys_error(self, name, (), {})
+            except TypeError as numpys:
+                raise _errors.trimmed(numpys) from None
         try:
             # (self._a, a frame less where it is self._d; no local holds the device array: x.resize
             # counts its references)
@@ -71,14 +79,16 @@ def method(name):
                     _numpys_error(self, name, args, kwargs)
                 raise
             return out if type(out) is ndarray and r is out._a else answer(r, self)  # as NumPy: out= itself
-        except TypeError as e:
-            if bare and "argument" in str(e):  # (x.argpartition(): CuPy's Cython signature, in its words)
+        except Exception as e:
+            if bare and not isinstance(e, _backend.xp.cuda.memory.OutOfMemoryError):
+                # CuPy refused a call with no arguments (x.clip(): "must set either max or min"):
+                # NumPy's error where NumPy refuses it too, else NumPy's answer on a host copy
                 try:
                     _numpys_error(self, name, (), {})
-                except TypeError as numpys:
+                except Exception as numpys:
                     raise _errors.trimmed(numpys) from None
-            raise _errors.trimmed(e)
-        except Exception as e:
+                return _fallback.run_method(self, name, (), {}, f"CuPy's {name}() refused the call "
+                                            f"({type(e).__name__}: {str(e)[:80]})")
             raise _errors.trimmed(e)  # (NumPy's error at the user's line: xpshim/_errors.py)
 
     if name == "astype":
@@ -89,6 +99,17 @@ def method(name):
     m.__wrapped__ = npm
     m.__doc__ = f"ndarray.{name} on the GPU (cupy.ndarray.{name}; NumPy's on a host copy where CuPy lacks it)\n\n{npm.__doc__}"
     return m
+
+
+def _refuses_bare(npm):
+    """True where NumPy's method raises TypeError when called with no argument (its signature)."""
+    try:
+        npm(numpy.zeros(1))
+    except TypeError:
+        return True
+    except Exception:
+        pass
+    return False
 
 
 def _numpys_error(x, name, args, kwargs):

@@ -478,15 +478,21 @@ def moved_at_line(a, line, sources=()):
 
 
 def used_on_device(h, reason=""):
-    """A NumPy array goes to the GPU for GPU work: if it (or the array it views) was made at a
-    remembered line, that line's arrays are made on the GPU again, from now on; if it is a large
+    """A NumPy array goes to the GPU for GPU work: if it is large (the crossover) and it (or the
+    array it views) was made at a remembered line, that line's arrays are made on the GPU again,
+    from now on; if it is a large
     operand or argument of GPU work, its user's function is one that broadcasts host data
     (``host_data_used``). Uses on the forced GPU (``xpshim.device("gpu")``) teach nothing: every
     array goes there, whatever auto mode would do, so host data used in both keeps what auto
     mode learnt."""
     if not _device.placing():
         return
-    if reason in _WORK and h.size >= limit:
+    if h.size < limit:
+        # a small part of a loop's host data meeting a GPU array (L[i, :i] @ y[:i] with y on the
+        # GPU) is a loop's step, not GPU work for the line: forgetting the line on it sent the
+        # loop's arrays back to the GPU one line after another, run after run (triangular_solve)
+        return
+    if reason in _WORK:
         host_data_used(h)
     h = _root(h)
     e = _born.pop(id(h), None)

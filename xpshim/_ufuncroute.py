@@ -103,6 +103,15 @@ class UfuncRoute:
 
     def dispatch(self, args, kwargs):
         """The call's device from its arguments, and the call there."""
+        if kwargs and _device.placing():
+            out = kwargs.get("out")
+            o = out[0] if type(out) is tuple and len(out) == 1 else out
+            if type(o) is numpy.ndarray and any(x is o for x in args):
+                # auto mode, a NumPy array updated in place with GPU operands (A += n * np.eye(n)):
+                # its data stays where the result lands, the host, and NumPy's call runs there on
+                # copies of the GPU operands (one crossing instead of A up and its result down)
+                a, kw = to_host_args(args, kwargs, f"{self.name} in place into a NumPy array")
+                return self.np(*a, **kw)
         loc = locate(args, kwargs)
         if loc is None:  # scalars and lists: small; numbers alone, NumPy's scalar on either device
             loc = "cpu" if _device.placing() or numbers_alone(args, kwargs) else _device.current_device()

@@ -64,14 +64,30 @@ def differences(x, h):
         bad.append("data")
     for m in _methods():
         a, b = _answer(getattr(x, m)), _answer(getattr(h, m))
-        if a != b:
+        if a != b and not (_real_gpu() and _last_bits(a, b)):
             bad.append(m)
             if len(_details) < 3:  # (the first few answers side by side, for the failure's message)
-                _details.append(f"{m}: got {a!r:.300} want {b!r:.300}")
+                _details.append(f"{m}: got {str(a)[:160]} want {str(b)[:160]}")
     return bad
 
 
 _details = []
+
+
+def _real_gpu():
+    return getattr(np._backend.xp, "__name__", "") == "cupy"
+
+
+def _last_bits(a, b):
+    """Float answers within 4 units in the last place: a real GPU sums in another order
+    (x.std(), x.var(): docs/differences.md, "Last bits")."""
+    if a[0] != "array" or b[0] != "array" or a[1:3] != b[1:3] or numpy.dtype(a[1]).kind not in "fc":
+        return False
+    u, v = (numpy.frombuffer(t[3], a[1]) for t in (a, b))
+    u, v = (numpy.concatenate([w.real, w.imag]) if w.dtype.kind == "c" else w for w in (u, v))
+    fin = numpy.isfinite(v)
+    return numpy.array_equal(u[~fin], v[~fin], equal_nan=True) and \
+        bool(numpy.all(numpy.abs(u[fin] - v[fin]) <= 4 * numpy.spacing(numpy.abs(v[fin]))))
 
 
 def check(pair):

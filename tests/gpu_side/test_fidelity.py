@@ -151,7 +151,7 @@ def _close_all(ref, got, name=""):
         fin = numpy.isfinite(r)
         if not numpy.array_equal(r[~fin], g[~fin], equal_nan=True):
             return False
-        bound = (tol["rtol"] * numpy.abs(r) + tol.get("atol", 0.0)) if tol else 4 * numpy.spacing(numpy.abs(r))
+        bound = (tol.get("rtol", 0.0) * numpy.abs(r) + tol.get("atol", 0.0)) if tol else 4 * numpy.spacing(numpy.abs(r))
         if not numpy.all(numpy.abs(g[fin] - r[fin]) <= bound[fin]):
             return False
     return True

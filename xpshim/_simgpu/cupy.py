@@ -675,6 +675,15 @@ class ndarray:
                 raise NotImplementedError("Sorting non-contiguous array is not supported.")
         if name == "repeat":
             return lambda repeats, axis=None: _cupy_repeat(self._h, repeats, axis)
+        if name == "reshape":
+            return lambda *shape, order="C": _func(name, m, _NDARRAY[name], strict=False, method=True)(
+                shape[0] if len(shape) == 1 else shape, order=order)  # (CuPy's reshape(): to shape ())
+        if name == "clip":
+            def m(min=None, max=None, out=None, _clip=m):  # (CuPy 14's _ndarray_clip)
+                if min is None and max is None:
+                    raise ValueError("array_clip: must set either max or min")
+                return _clip(min, max, out=_unwrap(out, False) if out is not None else None)
+            return m
         return _func(name, m, _NDARRAY[name], strict=False, method=True)
 
     def __getitem__(self, k):
