@@ -3,6 +3,7 @@
 # results under $OUT (or ./gpu-logs); the last lines printed are a short summary of each stage.
 #
 #   bash benchmarks/gpu_check.sh tests aliasing element percall startup   # one call's worth
+#   bash benchmarks/gpu_check.sh seed phases                              # a first line of random.seed; a whole run by step
 #   bash benchmarks/gpu_check.sh loops-a loops-b                          # the row-loop workloads
 #   bash benchmarks/gpu_check.sh vectorized cliffs
 #   bash benchmarks/gpu_check.sh loops vectorized-ag                      # auto mode (and gpu) beside NumPy only
@@ -28,6 +29,9 @@ for s in "$@"; do
                       python3 -m pytest -q -p no:cacheprovider tests/gpu_side/test_aliasing.py -k Programs ;;
         element) stage element 45 python3 benchmarks/element_read.py --out "$out/b" ;;
         percall) stage percall 80 python3 benchmarks/run.py --only percall --out "$out/b" --tag percall ;;
+        phases) stage phases 60 python3 benchmarks/startup_phases.py --size 1920x1080 --rounds 5 --out "$out/b" ;;
+        seed) printf 'import xpshim as np\nnp.random.seed(0)\na = np.random.rand(1000, 1000)\nprint(float(a.sum()), float(a[0, 0]))\n' > "$out/b/seedfirst.py"
+              stage seed 60 bash -c "cd '$out/b' && python3 -m xpshim run seedfirst.py && XPSHIM_DEVICE=cpu python3 seedfirst.py" ;;
         startup) stage startup 100 python3 benchmarks/startup.py --device auto --rounds 7 \
                      --sizes 1920x1080,6000x4000 --out "$out/b/startup" ;;
         loops-a) stage loops-a 290 python3 benchmarks/run_workloads.py --budget 3 --tag loops-a --out "$out/b" $(only $LOOPS_A) ;;

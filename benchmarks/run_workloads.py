@@ -203,7 +203,7 @@ def interleaved(mod, n, entries, quick, reps):
         if ts:
             entries[v][0].update({"median": statistics.median(ts), "min": min(ts), "max": max(ts),
                                   "reps": len(ts), "inner": 1, "times": [round(t, 7) for t in ts]})
-            if v.name in LAST_TIMED:
+            if getattr(v, "name", v) in LAST_TIMED:
                 entries[v][0]["last_timed_run"] = LAST_TIMED.pop(v.name)
     free_gpu()
 

@@ -83,10 +83,12 @@ def _probe_driver():
     return n.value, ""
 
 
-def preload():
-    """At ``import xpshim``: start CuPy's import on a thread where the GPU may be chosen
-    (``_preload`` says why these conditions, and why no CUDA call); True if it started."""
-    global _preloading
+def preload(now=True):
+    """At ``import xpshim``: where the GPU may be chosen (``_preload`` says why these
+    conditions, and why no CUDA call), make CuPy's import ready to start on a thread, and start
+    it now unless ``now`` is False (auto mode: ``begin`` starts it at the first call that needs
+    the device); True where it may start."""
+    global _preloading, _armed
     if _config.requested_device not in ("auto", "gpu") or forced is not None:
         return False
     if _config.simulate_gpu:
@@ -95,17 +97,34 @@ def preload():
         # the simulated GPU takes the real one's start-up path: a thread stands for CuPy's import
         # (XPSHIM_SIMULATE_IMPORT_MS long), and auto mode's choice waits for the first call
         from . import _preload
-
-        _preload.start(simulated_s=_config.simulate_import_ms / 1e3)
-        _preloading = _preload
-        return True
-    if importlib.util.find_spec("cupy") is None or _driver() is None:
+    elif importlib.util.find_spec("cupy") is None or _driver() is None:
         return False
-    from . import _preload  # (only here: the CPU path does not load it)
-
-    _preload.start()
+    else:
+        from . import _preload  # (only here: the CPU path does not load it)
     _preloading = _preload
+    _armed = True
+    if now:
+        begin(background=False)
     return True
+
+
+_armed = False  # preload found the GPU possible; begin has not started its threads yet
+
+
+def begin(background=True):
+    """Start what ``preload`` made ready, once: CuPy's import on its thread, and in auto mode
+    (``background``) the GPU's start on a second (``start_in_background``). Auto mode calls it
+    at the first call that needs the device (``status_now``, ``gpu_status``) or before a photo's
+    decode (``xpshim.array``), not at import: until then a program that never uses xpshim's
+    arrays pays nothing, and its own Python work shares the GIL with no import."""
+    global _armed
+    if not _armed:
+        return
+    _armed = False
+    sim = _config.simulate_import_ms / 1e3 if _config.simulate_gpu else None
+    _preloading.start(simulated_s=sim)
+    if background:
+        start_in_background()
 
 
 def start_in_background():
@@ -207,6 +226,7 @@ def gpu_status():
     begun at ``import xpshim`` (``_preload``), and settles the choice auto mode deferred then."""
     global _status
     if _status is None:
+        begin()
         if _bg is not None and _early is None:
             _bg.join()
         _status = _early if _early is not None else _probe()
@@ -218,6 +238,9 @@ def gpu_status():
 def status_now():
     """``gpu_status()`` where it is known without waiting; None while the GPU is still starting
     on its thread (``start_in_background``): auto mode runs such calls on the CPU."""
+    if _armed:
+        begin()  # (the first call that needs the device: the GPU starts now, on its threads)
+        return None
     if _status is None and _early is None and _bg is not None and _bg.is_alive():
         return None
     return gpu_status()
@@ -260,7 +283,7 @@ def _probe():
     if count == 0:
         return GpuStatus(False, why)
     try:
-        error = _preloading and _preloading.wait()  # the import begun at `import xpshim`: its failure is told here
+        error = _preloading and _preloading.wait()  # the import begun on its thread: its failure is told here
         if error is not None:
             raise error
         import cupy

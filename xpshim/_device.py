@@ -108,9 +108,8 @@ def resolve_at_import():
     must fail here, with the reason; but in auto mode where CuPy's import has started on a thread
     (``_backend.preload``), the first call that needs the device resolves it, so that the import
     overlaps the program's own work."""
-    if _backend.preload() and requested_device == "auto":
-        _backend.defer_choice()
-        _backend.start_in_background()
+    if _backend.preload(now=requested_device != "auto") and requested_device == "auto":
+        _backend.defer_choice()  # (the GPU starts at the first call that needs it: _backend.begin)
     elif resolve_default() == "gpu":
         _backend.mark_live()
 

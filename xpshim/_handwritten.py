@@ -27,7 +27,8 @@ def _creation(name):
                 return _arrayapi.from_data(f, npf, name, a, dtype, args, kwargs)
         if _backend.pending:
             if type(a).__module__.startswith("PIL."):
-                _pil.decode(a)  # before the device is chosen: the GPU's start, on its thread, overlaps the decode
+                _backend.begin()  # (the GPU's start, on its threads, overlaps the decode, which releases the GIL)
+                _pil.decode(a)  # before the device is chosen
                 _device.wait_for_gpu(_placement.image_size(a))  # (a large photo waits for the GPU)
             elif type(a) is numpy.ndarray:
                 _device.wait_for_gpu(a.size)

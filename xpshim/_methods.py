@@ -10,7 +10,7 @@ import numpy
 
 from . import _backend, _errors, _fallback
 from ._arguments import call_gpu, check_index_dtype, converter, into_host, kwargs_gap, out_of_memory
-from ._ndarray import as_value, dev, host, host_only_dtype, ndarray, wrap
+from ._ndarray import as_value, dev, fresh, host, host_only_dtype, ndarray, wrap
 from ._registry import METHOD_ARRAY_ARGS, ZERO_D_ARRAY_METHODS
 
 _SORTS = frozenset({"sort", "argsort"})  # (methods whose kind= CuPy's take as "stable" only: _stable_sort)
@@ -126,7 +126,9 @@ def _value_answer(r, x):
 
 
 def _array_answer(r, x):
-    return wrap(r)
+    # (a new array, x.astype(...), x.copy(): through fresh, so that auto mode knows the user's line
+    # that made it, as for a function's result; a 0-d answer of these methods stays an array)
+    return fresh(r, (x,)) if r.ndim else wrap(r)
 
 
 def _astype(routed):

@@ -332,13 +332,29 @@ def _value_host(x, reason):
 
 # ---------------------------------------------------------------- indexing
 
+_OOB = {}  # "i" / "u" -> CuPy's reduction: is any index out of bounds (one kernel)
+
+
+def _out_of_bounds(idx, n):
+    xp = _backend.xp
+    if getattr(xp, "__name__", "") != "cupy":
+        return bool(xp.logical_or(idx < -n, idx >= n).any())
+    k = _OOB.get(idx.dtype.kind)
+    if k is None:  # (one launch where the comparisons, the or and any() took four)
+        cond = "(x < -n) || (x >= n)" if idx.dtype.kind == "i" else "x >= n"
+        k = _OOB[idx.dtype.kind] = xp.ReductionKernel(
+            "T x, int64 n" if idx.dtype.kind == "i" else "T x, uint64 n", "bool y", cond, "a || b", "y = a",
+            "false", "xpshim_out_of_bounds")
+    return bool(k(idx, n))
+
+
 def check_bounds(idx, n, axis):
     # CuPy wraps out-of-bounds integer indices; NumPy raises. One fused
     # reduction and one sync tell us which case we are in.
     if idx.size == 0 or idx.dtype.kind not in "iu":
         return
     xp = _backend.xp
-    if bool(xp.logical_or(idx < -n, idx >= n).any()):
+    if _out_of_bounds(idx, n):
         bad = int(idx[xp.logical_or(idx < -n, idx >= n)][0])
         raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {n}")
 

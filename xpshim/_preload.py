@@ -1,12 +1,16 @@
-"""CuPy's import, started on a thread at ``import xpshim``, so that it overlaps the program's own
-work (reading its data) instead of adding to it.
+"""CuPy's import on a thread, so that it overlaps the program's own work (reading its data)
+instead of adding to it: started at ``import xpshim`` in gpu mode, and in auto mode at the first
+call that needs the device, or before the decode of a photo given to ``np.array``
+(``_backend.begin``).
 
 A GPU program pays, once per process, for CuPy's import and for CUDA's start-up (the driver's
 ``cuInit`` and the context that the first allocation makes): about 0.65 s together on an H200.
-Only the import is started early, and only where the GPU may be chosen; CUDA itself still starts
-at the first call that needs the device, on the thread that makes it (``_backend.gpu_status``).
+The import is Python work that holds the GIL: begun at ``import xpshim``, it shared the GIL with
+the program's own imports and set-up, which ran up to twice as long meanwhile; begun at the first
+call, it overlaps the work on the program's data (a decode, NumPy's loops, which release the
+GIL), and a program that never calls xpshim on data pays nothing for it.
 
-When it starts (``_backend.preload`` decides, at import, in this order, cheapest first):
+Whether it may start (``_backend.preload`` decides, at import, in this order, cheapest first):
 
 * ``XPSHIM_DEVICE`` is ``auto`` (the default) or ``gpu``, and ``XPSHIM_SIMULATE_GPU`` is not 1:
   with ``cpu`` or ``dask`` nothing here runs, and ``import xpshim`` costs what it did;
@@ -149,9 +153,10 @@ def describe():
     """One line for ``python -m xpshim info``: whether CuPy's import was started early, how long
     it took, and how long the first call waited for it."""
     if _thread is None:
-        return "not started (it starts at import only where the GPU may be chosen)"
+        return ("not started (where the GPU may be chosen it starts at import in gpu mode, and at the first "
+                "call that needs the device in auto mode)")
     if _thread.is_alive():
-        return "started at import, still running"
+        return "started on a thread, still running"
     took = f"took {_took * 1e3:.0f} ms" + (f", failed ({type(_error).__name__})" if _error is not None else "")
     waited = "nothing has waited for it yet" if _waited is None else f"the first call waited {_waited * 1e3:.1f} ms"
-    return f"started at import on a thread; {took}; {waited}"
+    return f"started on a thread; {took}; {waited}"

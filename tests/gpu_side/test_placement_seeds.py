@@ -232,7 +232,6 @@ def test_an_element_loop_over_a_seed_makes_its_line_numpys(auto):
 _NOT_YET = {
     ("teach", "mandelbrot_rows", 64): "its masked row updates teach a broadcasting line at a crossover of 64",
     ("teach", "recursive_filter", 64): "its row recursion teaches a broadcasting line at a crossover of 64",
-    ("eager", "crc_loop", None): "eager seeds copy its table 11 times a run after learning",
     ("eager", "jacobi_1d", None): "eager seeds copy its arrays 11 times a run after learning",
 }
 

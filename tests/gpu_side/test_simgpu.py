@@ -181,7 +181,8 @@ def _run(code, *, argv=None, **env):
 
 
 def test_simulate_gpu_places_counts_and_raises():
-    code = ("import xpshim as np\n"
+    code = ("import xpshim as np\nfrom xpshim import _backend\n"
+            "_backend.gpu_status()\n"  # (auto mode: the GPU's start, which the first call begins, waited for)
             "a = np.arange(2.0**16)\n"  # above the crossover: on the (simulated) GPU
             "print(np.get_device(a), np.get_device(np.ones(3)), repr(np.ones(2)))\n"
             "b = np.asnumpy(a * 2)\n"

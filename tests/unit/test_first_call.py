@@ -132,7 +132,7 @@ print(json.dumps({"parent": parent, "child": child}))
 def test_a_forked_child_of_a_process_that_started_cuda_runs_on_the_cpu_saying_why():
     e = {k: v for k, v in os.environ.items() if not k.startswith("XPSHIM_") and k != "NUMBA_ENABLE_CUDASIM"}
     e.update(_SIM, PYTHONPATH=ROOT, XPSHIM_SIMULATE_IMPORT_MS="0")
-    code = "import time, xpshim; from xpshim import _backend; _backend._bg.join()\n" + _FORK
+    code = "import time, xpshim; from xpshim import _backend; xpshim.zeros(3); _backend._bg.join()\n" + _FORK
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=e, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     got = json.loads(r.stdout.strip().splitlines()[-1])

@@ -1,4 +1,5 @@
-"""CuPy's import on a thread at ``import xpshim`` (xpshim/_preload.py), each case in a fresh
+"""CuPy's import on a thread (xpshim/_preload.py): made ready at ``import xpshim``, started there
+in gpu mode and at the first call that needs the device in auto mode, each case in a fresh
 interpreter with a stand-in CUDA driver (``ctypes.CDLL`` of libcuda answers with an object that
 counts ``cuInit``) and a stand-in ``cupy`` package first on ``sys.path``.
 
@@ -111,9 +112,12 @@ def run(tmp_path, code, behaviour="plain", driver=True, cupy_found=True, **env):
 
 STATE = """
 from xpshim import _backend, _preload
+AT_IMPORT = _preload.started()
+from xpshim import _device
+_device.current_device()  # (what the first call that needs the device asks: auto mode's start)
 if _backend._bg is not None:
     _backend._bg.join()  # (auto mode: the GPU's start on its own thread, ended before looking)
-print(json.dumps({"started": _preload.started(), "cupy": "cupy" in sys.modules, "cuinit": CUINIT,
+print(json.dumps({"at_import": AT_IMPORT, "started": _preload.started(), "cupy": "cupy" in sys.modules, "cuinit": CUINIT,
                   "threads": sorted(t.name for t in threading.enumerate()), "pending": _backend.pending}))
 """
 
@@ -132,6 +136,9 @@ print(json.dumps({"started": _preload.started(), "cupy": "cupy" in sys.modules, 
 def test_thread_starts_only_where_the_gpu_may_be_chosen(tmp_path, case, env, kw, started):
     state, err = run(tmp_path, "import xpshim\n" + STATE, **kw, **env)
     assert state["started"] is started, case
+    # gpu mode checks the GPU at import; auto mode starts nothing there (a program's own work
+    # before its first call shares the GIL with no import: docs/placement.md, "Start-up")
+    assert state["at_import"] is (started and env.get("XPSHIM_DEVICE") == "gpu"), case
     assert err == ""
     if env.get("XPSHIM_SIMULATE_GPU"):
         assert state["cupy"] is False and state["cuinit"] == []
@@ -144,7 +151,7 @@ def test_thread_starts_only_where_the_gpu_may_be_chosen(tmp_path, case, env, kw,
         # CUDA starts on its own thread, overlapping the program's work (docs/placement.md)
         want = ["xpshim-gpu-start"] if started and not env.get("XPSHIM_SIMULATE_GPU") else []
         assert state["cuinit"] == want
-        assert state["pending"] is started
+        assert state["pending"] is started  # (the call ran on the CPU while the GPU started: a later one settles)
     elif env.get("XPSHIM_SIMULATE_GPU"):
         assert state["pending"] is False  # (gpu mode chooses at import; no driver is asked)
     else:
@@ -162,7 +169,9 @@ def test_the_first_call_waits_and_settles_the_choice(tmp_path):
     state, err = run(tmp_path, """
         import xpshim as np
         from xpshim import _backend, _preload, _ndarray
-        before = ("MainThread" in CUINIT, _backend.pending, "xp" not in vars(_backend))  # (xp: read only once settled)
+        before = ("MainThread" in CUINIT, _backend.pending, "xp" not in vars(_backend), _preload.started())  # (xp: read only once settled)
+        np.zeros(3)  # (the first call: the GPU starts on its threads; the call runs on the CPU meanwhile)
+        _backend.gpu_status()  # (what a call given a GPU array does: waits for the start, settles)
         why = np.why_device()
         bound = _ndarray._cupy_ndarray is sys.modules["cupy"].ndarray  # (the listeners heard of CuPy)
         print(json.dumps({"before": list(before), "why": why, "cuinit": CUINIT,
@@ -170,12 +179,12 @@ def test_the_first_call_waits_and_settles_the_choice(tmp_path):
                           "pending": _backend.pending, "live": _backend.live, "xp": _backend.xp.__name__,
                           "info": _preload.describe(), "log": LOG}))
     """)
-    assert state["before"] == [False, True, True]
+    assert state["before"] == [False, True, True, False]
     assert "1 CUDA device(s), device 0 is Fake GPU" in state["why"], state["why"]
-    assert state["cuinit"] == ["xpshim-gpu-start"]  # CUDA starts on its own thread, from import
+    assert state["cuinit"] == ["xpshim-gpu-start"]  # CUDA starts on its own thread, from the first call
     assert (state["pending"], state["live"], state["xp"], state["bound"]) == (False, True, "cupy", True)
     assert state["log"] == ["cupy import starts on xpshim-cupy-import", "cupy import ends"]
-    assert "started at import on a thread" in state["info"] and "the first call waited" in state["info"]
+    assert "started on a thread" in state["info"] and "the first call waited" in state["info"]
     assert err == ""
 
 
@@ -185,6 +194,7 @@ def test_a_fork_after_import_waits_for_the_import(tmp_path):
     state, _ = run(tmp_path, """
         import xpshim
         from xpshim import _preload
+        xpshim.zeros(3)  # (the first call starts the import)
         alive_before = [t.name for t in threading.enumerate() if t.name == "xpshim-cupy-import"]
         r, w = os.pipe()
         pid = os.fork()
@@ -219,6 +229,7 @@ def test_a_failed_import_is_told_at_the_first_call_as_before(tmp_path, device):
         from xpshim import _backend
         pending = _backend.pending
         a = np.ones(40000) * 2
+        _backend.gpu_status()  # (settled: why_device tells the outcome)
         print(json.dumps({"pending": pending, "why": np.why_device(), "type": type(a).__module__,
                           "sum": float(a.sum()), "live": _backend.live}))
     """, behaviour="broken", XPSHIM_DEVICE=device)
@@ -256,6 +267,8 @@ def test_a_pillow_decode_runs_while_cupy_is_imported(tmp_path):
         image = Image.open(path)
         a = np.array(image)
         LOG.append("array made")
+        from xpshim import _backend
+        _backend.gpu_status()  # (settled: why_device tells the outcome)
         print(json.dumps({{"log": LOG, "equal": bool((numpy.asarray(a) == pixels).all()), "why": np.why_device()}}))
     """, behaviour="gate")
     log = state["log"]

@@ -83,7 +83,7 @@ def test_programs_ending_at_random_points_of_cudas_start_end_cleanly():
 
 
 def test_asking_why_while_the_gpu_starts_does_not_wait_for_it():
-    code = ("import time, xpshim as np\nt = time.perf_counter()\nprint(np.why_device())\n"
+    code = ("import time, xpshim as np\nnp.zeros(3)\nt = time.perf_counter()\nprint(np.why_device())\n"
             "print(time.perf_counter() - t < 5)\n")
     r, took = _run(code, SLOW_IMPORT)
     assert r.returncode == 0, r.stderr
@@ -94,13 +94,13 @@ def test_asking_why_while_the_gpu_starts_does_not_wait_for_it():
 
 def test_the_gil_switch_interval_is_short_only_while_cupy_imports():
     # (a program thread waits up to one interval for the GIL each time it gives it up: 5 ms by default)
-    code = ("import sys, time\nprint(sys.getswitchinterval())\nimport xpshim as np\n"
+    code = ("import sys, time\nprint(sys.getswitchinterval())\nimport xpshim as np\nnp.zeros(3)\n"
             "print(sys.getswitchinterval())\ntime.sleep(1.0)\nprint(sys.getswitchinterval())\n"
             "sys.setswitchinterval(0.01)\n")
     r, _ = _run(code, {**SLOW_IMPORT, "XPSHIM_SIMULATE_IMPORT_MS": "300"})
     before, during, after = map(float, r.stdout.split())
     assert before == after == 0.005 and during <= 1e-4 + 1e-9
     # a program that sets its own interval meanwhile keeps it
-    code = "import sys, time\nimport xpshim as np\nsys.setswitchinterval(0.02)\ntime.sleep(1.0)\nprint(sys.getswitchinterval())\n"
+    code = "import sys, time\nimport xpshim as np\nnp.zeros(3)\nsys.setswitchinterval(0.02)\ntime.sleep(1.0)\nprint(sys.getswitchinterval())\n"
     r, _ = _run(code, {**SLOW_IMPORT, "XPSHIM_SIMULATE_IMPORT_MS": "300"})
     assert float(r.stdout) == 0.02

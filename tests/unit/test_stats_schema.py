@@ -14,6 +14,8 @@ DOC = os.path.join(ROOT, "docs", "stats.md")
 # A program that makes every kind of event once at least, on the simulated GPU in auto mode.
 PROGRAM = '''
 import json, numpy, xpshim as np
+from xpshim import _backend
+_backend.gpu_status()              # (auto mode: wait for the GPU's start, which the first call begins)
 a = np.arange(100000.0)            # a GPU array (over the crossover)
 b = np.asarray(numpy.ones(100000)) # a copy to the GPU
 c = a + b
@@ -103,8 +105,8 @@ def test_stats_and_the_report_file_match_the_documented_schema(tmp_path):
         # every group was filled (so each kind of site was checked), and its sites add up to its count
         assert all(g["count"] > 0 and sum(g["sites"].values()) == g["count"] for g in groups), what
     assert list(written["fallbacks"]) == ["xpshim.subtract.reduce"]
-    assert written["transfers"]["values_read"]["sites"] == {f"{tmp_path / 'job.py'}:11 (float())": 1}
-    assert written["fallbacks"]["xpshim.subtract.reduce"]["sites"] == {f"{tmp_path / 'job.py'}:18": 1}
+    assert written["transfers"]["values_read"]["sites"] == {f"{tmp_path / 'job.py'}:13 (float())": 1}
+    assert written["fallbacks"]["xpshim.subtract.reduce"]["sites"] == {f"{tmp_path / 'job.py'}:20": 1}
 
 
 def test_every_documented_key_is_in_the_layout_table():
