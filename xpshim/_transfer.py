@@ -91,9 +91,18 @@ def to_device(obj, reason, dtype=None):
         device_use_hook(obj, reason)
     host = numpy.asarray(obj, dtype=dtype)
     count_copy("host_to_device", host.nbytes, reason)
+    # an F-ordered array goes over F-ordered, as NumPy's copies keep it (np.asarray(f_array).T is
+    # C-contiguous, its methods answer in its order): its transpose is C-ordered. CuPy's asarray
+    # of it answers C order (_array_default with order=None: cupy/_core/core.pyx); one copy on the
+    # device makes it an array of its own
+    fortran = host.ndim > 1 and host.flags.f_contiguous and not host.flags.c_contiguous
+    if fortran:
+        host = host.T
     if _fast(xp, host.nbytes) and host.dtype.kind not in "OUSV":
-        return _pinned.to_device(xp, host)
-    return _small_to_device(xp, host)
+        d = _pinned.to_device(xp, host)
+    else:
+        d = _small_to_device(xp, host)
+    return d.T.copy(order="F") if fortran else d  # (an F array of its own, not a view of the C one)
 
 
 def _small_to_device(xp, host):

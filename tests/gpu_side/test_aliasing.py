@@ -25,6 +25,7 @@ from xpshim import _backend, _device, _placement
 import fakecupy
 
 EXAMPLES = int(os.environ.get("XPSHIM_ALIASING_EXAMPLES", "50"))
+_REAL = os.environ.get("XPSHIM_ALIASING_REAL") == "1"
 CROSSOVER = 32  # small, so that arrays on both sides of it stay small
 
 
@@ -522,7 +523,11 @@ class Programs(RuleBasedStateMachine):
     @invariant()
     def every_array_equals_numpys(self):
         for x, ref in self.live:
-            numpy.testing.assert_array_equal(np.asnumpy(x), ref)
+            if _REAL:  # (a real GPU's reductions add in another order: last bits, docs/differences.md;
+                # a lost or misplaced write differs by far more)
+                numpy.testing.assert_allclose(np.asnumpy(x), ref, rtol=1e-12, atol=1e-12)
+            else:
+                numpy.testing.assert_array_equal(np.asnumpy(x), ref)
             # (a view of an array the program holds has a base, as NumPy's; NumPy's base of a copy
             # that reshape made internally is an array no program holds: not compared)
             held = ref.base is None or any(ref.base is o for _, o in self.live)

@@ -306,3 +306,44 @@ def test_load_ext_says_where_arrays_go_without_starting_the_gpu(tmp_path):
     assert state["pending"] is True and state["cuinit"] == 0  # nothing started
     assert state["said"].count("\n") == 1 and "the first call decides" in state["said"], state["said"]
     assert err == ""
+
+
+def test_extension_modules_are_loaded_first_from_the_list_of_the_last_import(tmp_path):
+    # (stdlib's _sqlite3 and _decimal stand for CuPy's extension modules: the list the last import
+    # left, loaded through libc's dlopen with the GIL released, then imported as usual)
+    import _decimal
+
+    if not getattr(_decimal, "__file__", None):
+        pytest.skip("_decimal is built into this Python")
+    dynload = os.path.join(os.path.dirname(_decimal.__file__), "")
+    path = str(tmp_path / "cache" / "mods.json")
+    first = subprocess.run([sys.executable, "-c", textwrap.dedent(f"""
+        import _sqlite3, _decimal, sys
+        sys.path.insert(0, {ROOT!r})
+        from xpshim import _preload
+        _preload.remember_libraries({path!r}, [{dynload!r}])
+        _preload.remember_libraries({path!r}, [{dynload!r}])  # (the same list: not written again)
+    """)], capture_output=True, text=True, timeout=120)
+    assert first.returncode == 0, first.stderr
+    saved = json.load(open(path))
+    assert saved["root"] == dynload and any("_sqlite3" in m for m in saved["modules"])
+    second = subprocess.run([sys.executable, "-c", textwrap.dedent(f"""
+        import sys
+        sys.path.insert(0, {ROOT!r})
+        from xpshim import _preload
+        n = _preload.load_libraries({path!r}, [{dynload!r}])
+        other = _preload.load_libraries({path!r}, ["/elsewhere/"])  # (another installation's list)
+        import _sqlite3, decimal
+        print(n, other, "_sqlite3" in sys.modules, decimal.Decimal(1) / decimal.Decimal(4))
+    """)], capture_output=True, text=True, timeout=120)
+    assert second.returncode == 0, second.stderr
+    n, other, imported, quarter = second.stdout.split()
+    assert int(n) == len(saved["modules"]) and other == "0" and imported == "True" and quarter == "0.25"
+    # a damaged or unwritable cache changes nothing
+    with open(path, "w") as f:
+        f.write("{not json")
+    sys.path.insert(0, ROOT)
+    from xpshim import _preload
+
+    assert _preload.load_libraries(path, [dynload]) == 0
+    _preload.remember_libraries(os.path.join(path, "below-a-file", "mods.json"), [dynload])  # (no error)

@@ -862,6 +862,12 @@ def asarray(a, dtype=None, order=None, *, copy=None, blocking=False):
         return a if dtype is None or a.dtype == dtype else _wrap(a._h.astype(dtype))
     if copy is False:  # (host data is always copied to the device)
         raise ValueError("Unable to avoid copy while creating an array as requested.")
+    # (CuPy 14's _array_default: no order is C order, whatever the data's; "K"/"A" keep an
+    # F-ordered NumPy array's order: https://github.com/cupy/cupy/blob/v14.0.0/cupy/_core/core.pyx)
+    if order is None:
+        order = "C"
+    elif order in "KAka":
+        order = "F" if isinstance(a, numpy.ndarray) and a.flags.f_contiguous and not a.flags.c_contiguous else "C"
     return _wrap(numpy.array(a, dtype=dtype, order=order))
 
 
