@@ -87,92 +87,12 @@ SWITCH_INTERVAL = 1e-4
 _saved_interval = None  # (the program's interval, ours as read back) while the import runs
 
 
-# CPython loads an extension module (dlopen: the module and the libraries it needs, libcublas's
-# hundreds of MB among them) holding the GIL (Python/dynload_shlib.c), so the program's thread
-# stops for each load of CuPy's import. The same loads made first through a foreign call to
-# libc's dlopen (ctypes releases the GIL around it) run beside the program; the import's own
-# dlopen then finds each one loaded. Which files: those the last import of the same CuPy loaded,
-# kept in a cache file (the first import of a machine has none, and writes it).
-LIBRARIES_FILE = "cupy-extension-modules.json"
-
-
-def libraries_path():
-    """The cache file listing the extension modules of CuPy's last import (beside the crossover
-    that ``python -m xpshim calibrate`` saves)."""
-    from ._config import calibration_path
-
-    return os.path.join(os.path.dirname(calibration_path()), LIBRARIES_FILE)
-
-
-def load_libraries(path, roots):
-    """Load the extension modules listed in ``path`` for the packages installed at ``roots`` (the
-    first names the installation, as ``remember_libraries`` wrote it), by
-    libc's dlopen with the GIL released, with the flags of Python's own import; how many loaded
-    (0 where the file is missing, is for another installation, or dlopen cannot be called)."""
-    import ctypes
-    import json
-
-    try:
-        with open(path) as f:
-            saved = json.load(f)
-        if saved.get("root") != roots[0]:
-            return 0
-        dlopen = ctypes.CDLL(None).dlopen
-    except (OSError, ValueError, AttributeError):
-        return 0
-    dlopen.restype, dlopen.argtypes = ctypes.c_void_p, (ctypes.c_char_p, ctypes.c_int)
-    flags, n = sys.getdlopenflags(), 0
-    for p in saved.get("modules", ()):
-        if isinstance(p, str) and p.startswith(tuple(roots)) and os.path.exists(p) and dlopen(os.fsencode(p), flags):
-            n += 1
-    return n
-
-
-def remember_libraries(path, roots):
-    """Write to ``path`` the extension modules loaded now from the packages at ``roots`` (the
-    first of them names the installation); nothing where it cannot be written (a cache only)."""
-    import json
-
-    mods = sorted({f for m in list(sys.modules.values()) if isinstance(f := getattr(m, "__file__", None), str)
-                   and f.endswith((".so", ".pyd")) and f.startswith(tuple(roots))})
-    try:
-        with open(path) as f:
-            if json.load(f) == {"root": roots[0], "modules": mods}:
-                return
-    except (OSError, ValueError):
-        pass
-    try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        tmp = f"{path}.{os.getpid()}"
-        with open(tmp, "w") as f:
-            json.dump({"root": roots[0], "modules": mods}, f)
-        os.replace(tmp, path)
-    except OSError:
-        pass
-
-
-def _cupy_roots():
-    import importlib.util
-
-    roots = []
-    for name in ("cupy", "cupy_backends"):
-        spec = importlib.util.find_spec(name)
-        if spec is not None and spec.submodule_search_locations:
-            roots += [os.path.join(d, "") for d in spec.submodule_search_locations]
-    return roots
-
-
 def _work(simulated_s=None):
     global _error, _took
     t0 = time.perf_counter()
     try:
         if simulated_s is None:
-            roots = _cupy_roots()
-            if roots:
-                load_libraries(libraries_path(), roots)
             import cupy  # noqa: F401  (CuPy and what it imports: no xpshim module, no CUDA call)
-            if roots:
-                remember_libraries(libraries_path(), roots)
         else:
             time.sleep(simulated_s)  # the simulated GPU: CuPy's import stood for by its duration
     except BaseException as exc:  # kept for gpu_status, which reports it as it did before
