@@ -132,7 +132,7 @@ def main(argv=None):
         if args.device != "cpu":
             cold_env = dict(env, CUPY_CACHE_DIR=os.path.join(tmp, "empty-kernel-cache"))
             cold[f"{largest}, first run (empty kernel cache)"] = run_once(cases[largest]["xpshim"], cold_env)[0]
-        out = run_once(cases[largest]["xpshim"], env)[1].strip()
+        out = run_once(cases[largest]["xpshim"], env)[1].strip().replace(os.path.join(tmp, ""), "")
         where = run_once([python, "-c", "import xpshim; print(xpshim.__file__)"], env)[1].strip()
         early = early_import(python, cases[largest]["xpshim"], env)
         times = {case: {"numpy": [], "xpshim": []} for case in cases}
@@ -154,7 +154,9 @@ def main(argv=None):
                          "extra_ms": statistics.median(b - a for a, b in pairs) * 1e3}
     meta = {"date": datetime.datetime.now().isoformat(timespec="seconds"), "python": platform.python_version(),
             "machine": platform.machine(), "cpus": os.cpu_count(), "rounds": args.rounds,
-            "XPSHIM_DEVICE": args.device, "xpshim": where, "example_output": out, "early_import": early}
+            "XPSHIM_DEVICE": args.device, "example_output": out, "early_import": early,
+            # (the tree measured, as the path from the root of its checkout: no machine's paths)
+            "xpshim": os.path.relpath(where, os.path.dirname(os.path.dirname(where)))}
     write(args.out, meta, results)
 
 

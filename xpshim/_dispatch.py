@@ -100,7 +100,9 @@ def function(modname, name, npf, cupy_path, creation=False):
                         # np.zeros(5), np.ones((3, 3)) in auto mode: a small array is NumPy's (as
                         # placement's arrayless would say, sooner)
                         n = a0 if t is int else _placement.small_shape(a0) if t is tuple else None
-                        if n is not None and n < _placement.limit and _device.placing():
+                        # (or any shape where new arrays are made on the CPU: xpshim.device("cpu"))
+                        if n is not None and ((n < _placement.limit and _device.placing())
+                                              or _device.current_device() == "cpu"):
                             for v in args[1:] if len(args) > 1 else ():
                                 if type(v) not in plain_arg and not isinstance(v, numpy.dtype):
                                     break

@@ -37,6 +37,25 @@ class UfuncRoute:
     def call(self, *args, **kwargs):
         """The ufunc's call once a GPU array can exist (``ufunc``'s ``_point`` makes it so)."""
         try:
+            if not kwargs:  # NumPy arrays and numbers alone, the loops' common case: NumPy's ufunc at once
+                n = len(args)
+                if n == 1:
+                    t = type(args[0])
+                    host = t is _HOST_ARRAY
+                    fast = host or t is float or t is int or t in NUMPY_SCALARS
+                elif n == 2:
+                    t, t1 = type(args[0]), type(args[1])
+                    host = t is _HOST_ARRAY or t1 is _HOST_ARRAY
+                    fast = (t is _HOST_ARRAY or t is float or t is int) and (
+                        t1 is _HOST_ARRAY or t1 is float or t1 is int)
+                else:
+                    fast = False
+                if fast:
+                    r = self.np(*args)
+                    if host and type(r) is _HOST_ARRAY and r.size >= _placement.limit:
+                        p = _placement.promote(r, args, kwargs)
+                        return p if p is r else wrap(p)
+                    return r
             if not _backend.live:
                 return self.np(*args, **kwargs)
             if len(args) > 1 and len(args) > self.np.nin:  # out given by position: NumPy's out=
