@@ -5,10 +5,11 @@ through ``ctypes`` first, so a machine without one never pays CuPy's import.
 With ``XPSHIM_SIMULATE_GPU=1`` the GPU is the simulated one (``xpshim._simgpu``), and
 neither CuPy nor the driver is looked at.
 
-Where the GPU may be chosen, ``preload`` starts CuPy's import on a thread at ``import xpshim``
-(``_preload``; on the simulated GPU a thread that stands for it), and auto mode leaves the choice
-to the first call that needs it (``pending``); ``gpu_status`` waits for that import, and settles
-the choice.
+Where the GPU may be chosen, ``preload`` makes CuPy's import ready to start on a thread
+(``_preload``; on the simulated GPU a thread that stands for it): at ``import xpshim`` in gpu
+mode; in auto mode ``begin`` starts it, and the GPU's start, at the first call that needs the
+device, and auto mode leaves the choice to a call after it (``pending``); ``gpu_status`` waits
+for the start, and settles the choice.
 
 The GPU array module is read as ``_backend.xp``, and only so. While the choice is pending that
 attribute does not exist: reading it lands in this module's ``__getattr__``, which settles the
@@ -101,7 +102,11 @@ def preload(now=True):
         return False
     else:
         from . import _preload  # (only here: the CPU path does not load it)
+    import threading
+
+    global _begin_lock
     _preloading = _preload
+    _begin_lock = threading.Lock()
     _armed = True
     if now:
         begin(background=False)
@@ -109,6 +114,7 @@ def preload(now=True):
 
 
 _armed = False  # preload found the GPU possible; begin has not started its threads yet
+_begin_lock = None  # (made by preload: two threads' first calls start the threads once)
 
 
 def begin(background=True):
@@ -116,15 +122,27 @@ def begin(background=True):
     (``background``) the GPU's start on a second (``start_in_background``). Auto mode calls it
     at the first call that needs the device (``status_now``, ``gpu_status``) or before a photo's
     decode (``xpshim.array``), not at import: until then a program that never uses xpshim's
-    arrays pays nothing, and its own Python work shares the GIL with no import."""
+    arrays pays nothing, and its own Python work shares the GIL with no import. At the
+    interpreter's shutdown (a first call from an ``atexit`` function) no thread can start: the
+    choice is then made on the calling thread (``gpu_status``), as without these threads."""
     global _armed
     if not _armed:
         return
-    _armed = False
-    sim = _config.simulate_import_ms / 1e3 if _config.simulate_gpu else None
-    _preloading.start(simulated_s=sim)
-    if background:
-        start_in_background()
+    with _begin_lock:  # (a second thread's first call waits here until both threads exist)
+        if not _armed:
+            return
+        import threading
+
+        try:
+            if sys.is_finalizing() or getattr(threading, "_SHUTTING_DOWN", False):
+                raise RuntimeError("the interpreter is shutting down")
+            sim = _config.simulate_import_ms / 1e3 if _config.simulate_gpu else None
+            _preloading.start(simulated_s=sim)
+            if background:
+                start_in_background()
+        except RuntimeError:
+            pass  # (no thread could start: gpu_status probes on the caller's thread, importing CuPy there)
+        _armed = False  # (only now: another thread sees either the armed state, under the lock, or both threads)
 
 
 def start_in_background():
@@ -141,10 +159,13 @@ def start_in_background():
     from . import _quickexit
 
     daemon = _quickexit.daemon_ok()
-    _bg = threading.Thread(target=_probe_in_background, name="xpshim-gpu-start", daemon=daemon)
-    _bg.start()
+    t = threading.Thread(target=_probe_in_background, name="xpshim-gpu-start", daemon=daemon)
     if daemon:
-        _quickexit.watch(_bg)
+        # the process's end skips the C-level teardown only while CUDA is starting: once the
+        # probe has ended the program may use the GPU, and its end waits for cuBLAS's warm-up
+        _quickexit.watch(t, lambda: _early is None)
+    t.start()
+    _bg = t
 
 
 _bg = None       # the thread of start_in_background
@@ -222,8 +243,9 @@ def __getattr__(name):
 
 
 def gpu_status():
-    """Probe once whether CuPy and a CUDA device are usable; cached. Waits for CuPy's import
-    begun at ``import xpshim`` (``_preload``), and settles the choice auto mode deferred then."""
+    """Probe once whether CuPy and a CUDA device are usable; cached. Starts the GPU's start where
+    it was only made ready (``begin``), waits for it (``_preload``, ``start_in_background``), and
+    settles the choice auto mode deferred at import."""
     global _status
     if _status is None:
         begin()

@@ -105,9 +105,10 @@ def resolve_default():
 
 def resolve_at_import():
     """The process default at ``import xpshim``. Resolved now, as a forced GPU that is absent
-    must fail here, with the reason; but in auto mode where CuPy's import has started on a thread
-    (``_backend.preload``), the first call that needs the device resolves it, so that the import
-    overlaps the program's own work."""
+    must fail here, with the reason; but in auto mode where the GPU may be chosen
+    (``_backend.preload``), the first call that needs the device starts CuPy's import and the
+    GPU's start on threads, and a call after them resolves it, so that the start overlaps the
+    program's own work."""
     if _backend.preload(now=requested_device != "auto") and requested_device == "auto":
         _backend.defer_choice()  # (the GPU starts at the first call that needs it: _backend.begin)
     elif resolve_default() == "gpu":
@@ -143,7 +144,8 @@ def why_device():
     st = _backend.status_now()
     if st is None:  # (asking must not wait for the start: a script's last line often asks)
         return ("XPSHIM_DEVICE=auto and the GPU is still starting (CuPy's import and CUDA's start run "
-                "on a thread since import): until it is ready, calls run on the CPU, but those given "
+                "on threads since the first call that needed the device): until it is ready, calls run "
+                "on the CPU, but those given "
                 f"{WAIT_FOR_GPU} elements or more, which wait for it")
     dev = current_device()
     if dev == "gpu" and placing():

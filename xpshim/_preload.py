@@ -115,15 +115,22 @@ def start(simulated_s=None):
     from . import _quickexit
 
     global _saved_interval
-    if sys.getswitchinterval() > SWITCH_INTERVAL:
-        before = sys.getswitchinterval()
+    daemon = _quickexit.daemon_ok()
+    t = threading.Thread(target=_work, args=(simulated_s,), name="xpshim-cupy-import", daemon=daemon)
+    if daemon:
+        _quickexit.watch(t)  # (the process's end does not wait for the import; raises at shutdown)
+    before = sys.getswitchinterval()
+    if before > SWITCH_INTERVAL:
         sys.setswitchinterval(SWITCH_INTERVAL)
         _saved_interval = (before, sys.getswitchinterval())  # (as read back: rounded to microseconds)
-    daemon = _quickexit.daemon_ok()
-    _thread = threading.Thread(target=_work, args=(simulated_s,), name="xpshim-cupy-import", daemon=daemon)
-    _thread.start()
-    if daemon:
-        _quickexit.watch(_thread)  # (the process's end does not wait for the import)
+    try:
+        t.start()  # (raises at the interpreter's shutdown: the caller imports on its own thread then)
+    except BaseException:
+        if _saved_interval is not None:
+            sys.setswitchinterval(before)
+            _saved_interval = None
+        raise
+    _thread = t  # (published once started: wait() never joins a thread that has not started)
     if not _hooked and hasattr(os, "register_at_fork"):
         os.register_at_fork(before=wait)  # a child never inherits a half-imported CuPy
         _hooked = True

@@ -93,8 +93,8 @@ def to_device(obj, reason, dtype=None):
     count_copy("host_to_device", host.nbytes, reason)
     # an F-ordered array goes over F-ordered, as NumPy's copies keep it (np.asarray(f_array).T is
     # C-contiguous, its methods answer in its order): its transpose is C-ordered. CuPy's asarray
-    # of it answers C order (_array_default with order=None: cupy/_core/core.pyx); one copy on the
-    # device makes it an array of its own
+    # of it answers C order (_array_default with order=None: cupy/_core/core.pyx); the result owns
+    # its memory, as NumPy's copy does (a transposed view would have a base)
     fortran = host.ndim > 1 and host.flags.f_contiguous and not host.flags.c_contiguous
     if fortran:
         host = host.T
@@ -102,7 +102,12 @@ def to_device(obj, reason, dtype=None):
         d = _pinned.to_device(xp, host)
     else:
         d = _small_to_device(xp, host)
-    return d.T.copy(order="F") if fortran else d  # (an F array of its own, not a view of the C one)
+    if not fortran:
+        return d
+    t = d.T
+    if getattr(xp, "__name__", "") == "cupy":  # an F array of its own over the same memory: no copy
+        return xp.ndarray(t.shape, t.dtype, memptr=t.data, strides=t.strides)
+    return t.copy(order="F")  # (the simulated GPU's arrays own their host memory: a copy there)
 
 
 def _small_to_device(xp, host):

@@ -104,3 +104,34 @@ def test_the_gil_switch_interval_is_short_only_while_cupy_imports():
     code = "import sys, time\nimport xpshim as np\nnp.zeros(3)\nsys.setswitchinterval(0.02)\ntime.sleep(1.0)\nprint(sys.getswitchinterval())\n"
     r, _ = _run(code, {**SLOW_IMPORT, "XPSHIM_SIMULATE_IMPORT_MS": "300"})
     assert float(r.stdout) == 0.02
+
+
+def test_first_calls_on_several_threads_at_once_start_the_gpu_once():
+    # (each thread's first call needs the device while none has started it: one starts both
+    # threads, the others wait for that, and every call runs on the CPU meanwhile)
+    code = ("import threading, numpy, xpshim as np\nfrom xpshim import _backend\n"
+            "a = numpy.arange(1000.0)\nout, errors = {}, []\nbar = threading.Barrier(6)\n"
+            "def work(i):\n    bar.wait()\n    try:\n        out[i] = float(np.sqrt(np.asarray(a)).sum())\n"
+            "    except Exception as e:\n        errors.append(repr(e))\n"
+            "ts = [threading.Thread(target=work, args=(i,)) for i in range(6)]\n"
+            "[t.start() for t in ts]; [t.join() for t in ts]\n"
+            "print(errors, sorted(set(out.values())) == [float(numpy.sqrt(a).sum())], len(out),\n"
+            "      _backend._status is None, sum(t.name == 'xpshim-cupy-import' for t in threading.enumerate()))\n")
+    for _ in range(3):
+        r, _ = _run(code, {**SLOW_IMPORT, "XPSHIM_SIMULATE_IMPORT_MS": "2000"})
+        assert r.returncode == 0, r.stderr
+        # no error, NumPy's answer on every thread, nothing settled while the start runs, one import
+        assert r.stdout.split() == ["[]", "True", "6", "True", "1"], r.stdout
+
+
+@pytest.mark.parametrize("where", ["atexit", "thread"])
+def test_a_first_call_during_the_interpreters_end_answers(where):
+    # (an atexit function, or a thread still running after the main thread ended: no thread can
+    # start then, and the call runs on the caller's thread)
+    code = ("import atexit, threading, time, xpshim as np\n"
+            "def late(who):\n    print(who, float(np.sum(np.arange(10.0))), flush=True)\n"
+            + ("atexit.register(late, 'atexit')\n" if where == "atexit" else
+               "threading.Thread(target=lambda: (time.sleep(0.3), late('thread'))).start()\n"))
+    r, _ = _run(code, {**SLOW_IMPORT, "XPSHIM_SIMULATE_IMPORT_MS": "50"})
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == [where, "45.0"], (r.stdout, r.stderr)
