@@ -18,6 +18,18 @@ from ._errors import OutOfMemoryError
 from ._ndarray import arraylike, dev, host, ndarray, on_host_part, wrap
 from ._registry import ARRAY_PARAMS, NO_OP_KWARGS, SEQUENCE_PARAMS, SEQUENCE_PARAMS_OF
 
+
+# What CuPy's functions raise where they refuse a call NumPy may take (what is not a CuPy array, a
+# check of their own, a C integer's range); not CUDA's errors, nor running out of memory
+REFUSALS = (TypeError, ValueError, AttributeError, IndexError, NotImplementedError, OverflowError)
+
+
+def refusal(e):
+    """Whether CuPy's exception ``e`` refuses the call: one of REFUSALS, or a kernel CuPy could
+    not compile for these dtypes (cupy.cuda.compiler.CompileException: ``arctan2`` of complex
+    numbers, where NumPy's ufunc has no loop and says so)."""
+    return isinstance(e, REFUSALS) or type(e).__name__ == "CompileException"
+
 _MISSING = object()
 # NumPy's scalar types: a ufunc of these (and numbers) is NumPy's, as a loop's np.sqrt(s) is
 NUMPY_SCALARS = frozenset(numpy.dtype(c).type for c in "?bhilqpBHILQPefdgFDG")

@@ -9,13 +9,11 @@ NumPy's on a host copy (counted, warned). They are put on the class when this mo
 import numpy
 
 from . import _backend, _errors, _fallback
-from ._arguments import call_gpu, check_index_dtype, converter, into_host, kwargs_gap, out_of_memory
+from ._arguments import call_gpu, check_index_dtype, converter, into_host, kwargs_gap, out_of_memory, refusal
 from ._ndarray import as_value, dev, fresh, host, host_only_dtype, ndarray, wrap
 from ._registry import METHOD_ARRAY_ARGS, ZERO_D_ARRAY_METHODS
 
 _SORTS = frozenset({"sort", "argsort"})  # (methods whose kind= CuPy's take as "stable" only: _stable_sort)
-# what CuPy raises to refuse a call's arguments (as _route.REFUSALS; a CUDA error is not one)
-_REFUSALS = (TypeError, ValueError, AttributeError, IndexError, NotImplementedError, OverflowError)
 
 
 def method(name):
@@ -82,7 +80,7 @@ def method(name):
                 raise
             return out if type(out) is ndarray and r is out._a else answer(r, self)  # as NumPy: out= itself
         except Exception as e:
-            if bare and isinstance(e, _REFUSALS) and not isinstance(e, _backend.xp.cuda.memory.OutOfMemoryError):
+            if bare and refusal(e):
                 # CuPy refused a call with no arguments (x.clip(): "must set either max or min"):
                 # NumPy's error where NumPy refuses it too, else NumPy's answer on a host copy
                 try:

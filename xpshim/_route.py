@@ -16,7 +16,7 @@ import numpy
 
 from . import _backend, _docparams, _edges, _exact, _fallback, _gaps, _signatures, _transfer
 from . import _methods  # noqa: F401  (the GPU arrays a route answers with have NumPy's methods)
-from ._arguments import (array_like, array_like_params, array_likes, call_gpu, gpu_args, host_class, into_host, kwargs_gap,
+from ._arguments import (REFUSALS, refusal, array_like, array_like_params, array_likes, call_gpu, gpu_args, host_class, into_host, kwargs_gap,
                          locate, out_of_memory, to_host_args)
 from ._ndarray import arraylike, as_array, as_value, fresh, host, host_only_dtype, ndarray
 from ._registry import WRITES_INTO, ZERO_D_ARRAYS
@@ -34,17 +34,6 @@ _SLICES_INPUT = frozenset({"xpshim.trim_zeros"})
 # (real, imag: NumPy answers val.real, a Python number's own)
 _BY_VALUE = frozenset({"min_scalar_type", "can_cast", "result_type", "permutation", "choice", "isclose", "real", "imag"})
 
-
-# What CuPy's functions raise where they refuse a call NumPy may take (what is not a CuPy array, a
-# check of their own, a C integer's range); not CUDA's errors, nor running out of memory
-REFUSALS = (TypeError, ValueError, AttributeError, IndexError, NotImplementedError, OverflowError)
-
-
-def refusal(e):
-    """Whether CuPy's exception ``e`` refuses the call: one of REFUSALS, or a kernel CuPy could
-    not compile for these dtypes (cupy.cuda.compiler.CompileException: ``arctan2`` of complex
-    numbers, where NumPy's ufunc has no loop and says so)."""
-    return isinstance(e, REFUSALS) or type(e).__name__ == "CompileException"
 
 
 # Argument types that are none of what Route.gpu sends to the host (a host-only dtype, a NumPy

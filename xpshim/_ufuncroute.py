@@ -65,8 +65,6 @@ class UfuncRoute:
                 kwargs = {**kwargs, "out": args[nin:] if len(args) - nin > 1 else args[nin]}
                 args = args[:nin]
             if not kwargs or (len(kwargs) == 1 and "out" in kwargs):  # the common cases, without a call to locate
-                if not kwargs and len(args) == 1 and type(args[0]) in NUMPY_SCALARS:  # (np.sqrt(s) in a loop)
-                    return self.np(args[0])
                 on_host = on_gpu = False
                 for x in args:
                     t = type(x)
