@@ -23,6 +23,7 @@ import ctypes
 import importlib.util
 import os
 import sys
+import time
 from typing import NamedTuple
 
 from . import _config
@@ -84,6 +85,36 @@ def _probe_driver():
     return n.value, ""
 
 
+def _retain_context():
+    """Make device 0's primary context through the driver (about 0.1 s on an H100), on the
+    start-up thread while CuPy still imports on the other: CuPy's runtime calls use that same
+    context (the runtime API's, retained here for the process's life), so its first allocation
+    finds it made instead of making it after the import. ctypes releases the GIL meanwhile.
+    Failures are left to CuPy's first allocation, which reports them as before."""
+    lib = _driver()
+    dev, ctx = ctypes.c_int(0), ctypes.c_void_p()
+    try:
+        if lib.cuDeviceGet(ctypes.byref(dev), 0) == 0:
+            lib.cuDevicePrimaryCtxRetain(ctypes.byref(ctx), dev)
+    except AttributeError:  # (a driver without these entry points: CuPy's allocation makes it)
+        pass
+
+
+# Seconds from the GPU's start (begin) to each of its steps on the start-up thread: read by
+# ``python -m xpshim info`` and the start-up benchmarks
+start_times = {}
+
+
+def _stamp(step):
+    start_times[step] = time.perf_counter() - start_times.get("t0", 0.0)
+
+
+def describe_start():
+    """The GPU's start, step by step (``start_times``), for ``python -m xpshim info``."""
+    steps = [f"{k} {v * 1e3:.0f} ms" for k, v in start_times.items() if k != "t0"]
+    return "; ".join(steps) if steps else "not started in this process"
+
+
 def preload(now=True):
     """At ``import xpshim``: where the GPU may be chosen (``_preload`` says why these
     conditions, and why no CUDA call), make CuPy's import ready to start on a thread, and start
@@ -137,6 +168,7 @@ def begin(background=True):
             if sys.is_finalizing() or getattr(threading, "_SHUTTING_DOWN", False):
                 raise RuntimeError("the interpreter is shutting down")
             sim = _config.simulate_import_ms / 1e3 if _config.simulate_gpu else None
+            start_times["t0"] = time.perf_counter()
             _preloading.start(simulated_s=sim)
             if background:
                 start_in_background()
@@ -207,11 +239,13 @@ def _probe_in_background():
     except BaseException as exc:  # (reported at settling, as the probe's own failures are)
         status = GpuStatus(False, f"CuPy cannot use the GPU ({type(exc).__name__}: {exc})")
     _early = status  # (calls may settle on the GPU from here on: status_now)
+    _stamp("probe")
     if status.usable:
         try:
             # cuBLAS's first handle loads the library and its kernels (50-200 ms on an H100): here,
             # not in the program's first product; the handle is this thread's, the load is the process's
             _xp.cuda.device.get_cublas_handle()
+            _stamp("cuBLAS")
         except Exception:  # (the first product then pays it, and reports any error itself)
             pass
 
@@ -257,15 +291,47 @@ def gpu_status():
     return _status
 
 
+# Auto mode buys the GPU's start as one buys skis: it costs the program's own thread about
+# 0.3 s (CuPy's import holds the GIL in bursts, and a GPU process's end pays CUDA's teardown; on
+# an H100 a 1920x1080 photo's read-convert-write went from 0.49 to 0.88 s), and pays back only
+# on the work that comes after it. So the start is rented until the program has gone on asking
+# for the device for about that long: a script done sooner never starts the GPU, and runs as it
+# would on the CPU path; a longer one starts it then, at most START_AFTER_S late. Data large
+# enough to pay for the start at once starts it at once (``start_for``).
+START_AFTER_S = _config.start_after_ms / 1e3  # (XPSHIM_START_AFTER_MS, default 300)
+# A single array this large given to xpshim starts the GPU at once (its work would pay for the
+# start): a 6000x4000 photo (7.2e7 elements) does, a 1920x1080 one (6.2e6) does not.
+START_SIZE = 1 << 23
+_first_need = None  # perf_counter of the first call that needed the device, while armed
+
+
 def status_now():
-    """``gpu_status()`` where it is known without waiting; None while the GPU is still starting
-    on its thread (``start_in_background``): auto mode runs such calls on the CPU."""
+    """``gpu_status()`` where it is known without waiting; None while the GPU has not started
+    (``START_AFTER_S``) or is still starting on its thread (``start_in_background``): auto mode
+    runs such calls on the CPU."""
+    global _first_need
     if _armed:
-        begin()  # (the first call that needs the device: the GPU starts now, on its threads)
+        now = time.perf_counter()
+        if _first_need is None:
+            _first_need = now
+        if now - _first_need >= START_AFTER_S:
+            begin()  # (the program has asked for the device long enough: the GPU starts, on its threads)
         return None
     if _status is None and _early is None and _bg is not None and _bg.is_alive():
         return None
     return gpu_status()
+
+
+def start_for(size):
+    """Auto mode, the GPU not started yet: start it now where data of ``size`` elements is worth
+    its start (``START_SIZE``)."""
+    if _armed and size >= START_SIZE:
+        begin()
+
+
+def not_started():
+    """True while auto mode has not started the GPU (``START_AFTER_S``)."""
+    return _armed
 
 
 def probed():
@@ -301,17 +367,23 @@ def _probe():
     if importlib.util.find_spec("cupy") is None:
         return GpuStatus(False, "CuPy is not installed (pip install cupy-cuda12x, or cupy-cuda13x for "
                                 "CUDA 13; from the xpshim repository checkout: pip install '.[cuda12]')")
+    start_times.setdefault("t0", time.perf_counter())  # (a probe on the caller's thread: timed from here)
     count, why = _probe_driver()  # (cuInit here, while CuPy's import may still run on its thread)
     if count == 0:
         return GpuStatus(False, why)
+    _stamp("cuInit")
     try:
+        _retain_context()  # (the context too, while the import still runs)
+        _stamp("context")
         error = _preloading and _preloading.wait()  # the import begun on its thread: its failure is told here
+        _stamp("import waited for")
         if error is not None:
             raise error
         import cupy
 
         cupy.cuda.runtime.getDeviceCount()
         cupy.empty(1)  # the first allocation is where a runtime/driver mismatch shows
+        _stamp("first allocation")
     except Exception as exc:  # any failure here means "not usable", and we say which
         return GpuStatus(False, f"CuPy cannot use the GPU ({type(exc).__name__}: {exc})")
     _xp = cupy

@@ -14,6 +14,8 @@ XPSHIM_CROSSOVER elements            in auto mode, arrays smaller than this stay
 XPSHIM_SIMULATE_GPU 0 | 1            1: NumPy on the CPU acts as the GPU, with CuPy's API (xpshim/_simgpu)
 XPSHIM_SIMULATE_IMPORT_MS ms         the simulated GPU's stand-in for CuPy's import on a thread, in
                                      auto mode (default 20; tests lengthen it)
+XPSHIM_START_AFTER_MS ms             auto mode starts the GPU once the program has asked for the
+                                     device this long (default 300; 0: at the first call that asks)
 XPSHIM_PINNED_RESULTS_MAX bytes      pinned memory that live copies from the GPU may hold (_pinned)
 XPSHIM_REGISTERED_MAX bytes          host memory registered in place for repeated uploads (_register)
 XPSHIM_DASK_SCHEDULER, XPSHIM_DASK_CHUNK_TYPE, XPSHIM_DASK_CHUNK_BYTES   Dask mode (xpshim/_dask)
@@ -135,6 +137,9 @@ def _read_ms(var, default):
 
 
 simulate_import_ms = _read_ms("XPSHIM_SIMULATE_IMPORT_MS", 20.0)
+# Auto mode starts the GPU once the program has asked for the device this long (_backend.START_AFTER_S;
+# 0: at the first call that asks)
+start_after_ms = _read_ms("XPSHIM_START_AFTER_MS", 300.0)
 
 # The size-aware placement of auto mode (xpshim/_placement.py). The default sits between the
 # crossovers measured on an H200 (benchmarks/results/h200-v4.md, "crossover"): NumPy matches

@@ -142,6 +142,11 @@ def why_device():
     if requested_device != "auto":
         return f"forced by XPSHIM_DEVICE={requested_device}"
     st = _backend.status_now()
+    if st is None and _backend.not_started():
+        return ("XPSHIM_DEVICE=auto and the GPU not started yet: it starts once the program has asked "
+                f"for the device for {_backend.START_AFTER_S:g} s (or at once for data of "
+                f"{_backend.START_SIZE} elements or more), as it would cost a shorter script more than "
+                "it saves; until it has started, calls run on the CPU")
     if st is None:  # (asking must not wait for the start: a script's last line often asks)
         return ("XPSHIM_DEVICE=auto and the GPU is still starting (CuPy's import and CUDA's start run "
                 "on threads since the first call that needed the device): until it is ready, calls run "

@@ -27,10 +27,12 @@ def _creation(name):
                 return _arrayapi.from_data(f, npf, name, a, dtype, args, kwargs)
         if _backend.pending:
             if type(a).__module__.startswith("PIL."):
-                _backend.begin()  # (the GPU's start, on its threads, overlaps the decode, which releases the GIL)
+                n = _placement.image_size(a)
+                _backend.start_for(n)  # (a large photo: the GPU's start, on its threads, overlaps the decode, which releases the GIL)
                 _pil.decode(a)  # before the device is chosen
-                _device.wait_for_gpu(_placement.image_size(a))  # (a large photo waits for the GPU)
+                _device.wait_for_gpu(n)  # (a larger one waits for the GPU)
             elif type(a) is numpy.ndarray:
+                _backend.start_for(a.size)
                 _device.wait_for_gpu(a.size)
         if not _backend.live or _device.current_device() == "cpu":
             if type(a) is ndarray:

@@ -108,6 +108,7 @@ def report():
     from . import _preload
 
     lines.append(f"  cupy import   {_preload.describe()}")
+    lines.append(f"  GPU start     {_backend.describe_start()}")
     lines.append(f"  numba         {_version('numba') or 'not installed'}; numba-cuda {_version('numba-cuda') or '-'}")
     st = _backend.gpu_status()
     found = []

@@ -10,8 +10,8 @@ import numpy
 
 from . import _backend, _errors, _fallback
 from ._arguments import call_gpu, check_index_dtype, converter, into_host, kwargs_gap, out_of_memory, refusal
-from ._ndarray import as_value, dev, fresh, host, host_only_dtype, ndarray, wrap
-from ._registry import METHOD_ARRAY_ARGS, ZERO_D_ARRAY_METHODS
+from ._ndarray import as_value, dev, fresh, host, host_only_dtype, keep_order, ndarray, wrap
+from ._registry import KEEPS_ORDER, METHOD_ARRAY_ARGS, ZERO_D_ARRAY_METHODS
 
 _SORTS = frozenset({"sort", "argsort"})  # (methods whose kind= CuPy's take as "stable" only: _stable_sort)
 
@@ -27,6 +27,8 @@ def method(name):
     indexed = name == "choose"
     # a new 0-d answer is NumPy's scalar (x.sum(), x.max()), except of the methods that answer arrays
     answer = _array_answer if name in ZERO_D_ARRAY_METHODS else _value_answer
+    if name in KEEPS_ORDER:  # (x.round(), x.byteswap(): NumPy's memory order, keep_order)
+        answer = _ordered_answer(answer)
     # a method NumPy refuses to call without arguments (x.reshape(): TypeError) is refused so here,
     # before CuPy's: CuPy's reshape() reshapes to () (a size-1 array's 0-d view, else ValueError)
     needs_args = _refuses_bare(npm)
@@ -123,6 +125,12 @@ def _numpys_error(x, name, args, kwargs):
 
 def _value_answer(r, x):
     return as_value(wrap(r), (x,))
+
+
+def _ordered_answer(answer):
+    def ordered(r, x):
+        return answer(keep_order(r, (x,)), x)
+    return ordered
 
 
 def _array_answer(r, x):

@@ -128,6 +128,39 @@ def _host_part(x, key, h):
     return o
 
 
+def keep_order(r, sources):
+    """CuPy's elementwise answer ``r`` in NumPy's memory order. NumPy's ufuncs, operators and
+    elementwise methods lay a new answer out as their operands are (order='K'): of F-ordered
+    operands, an F-ordered answer. CuPy's allocate C order whatever the operands'
+    (``_get_out_args_from_optionals`` takes no order: cupy/_core/_kernel.pyx; ElementwiseKernel's
+    likewise), so ``(x.T + 1).flags``, its strides, ``tobytes('A')``, ``ravel('K')`` and whether a
+    reshape is a view would differ. Where every array operand has the answer's shape and is
+    F-ordered (not C), the answer is made F-ordered too; mixed or broadcast operands keep CuPy's
+    C order (docs/differences.md)."""
+    if type(r) is not _cupy_ndarray or r.ndim < 2:
+        return r
+    shape, f = r.shape, False
+    for s in sources:
+        t = type(s)
+        if t is ndarray:
+            s = s._d
+            if s is None:
+                return r
+        elif t is not _cupy_ndarray:
+            if t is numpy.ndarray:
+                return r
+            continue  # (numbers)
+        if s.ndim == 0:
+            continue
+        st = s.strides
+        if s.shape != shape or st[0] >= st[-1] or not s.flags.f_contiguous or s.flags.c_contiguous:
+            return r
+        f = True
+    if f and not r.flags.f_contiguous:
+        return _backend.xp.asfortranarray(r)
+    return r
+
+
 def fresh(r, sources=()):
     """``wrap(r)`` for a call's new result, as the user receives it. In auto mode, a new array
     that a loop may come to index remembers the user's line that made it, and one made at a
@@ -1391,7 +1424,10 @@ def _binary(op, hop):
         a = self._d
         if a is None or self._st.host:
             a = self._a
-        return fresh(op(a, o), (self, other))
+        r = op(a, o)
+        if type(r) is _cupy_ndarray and r.ndim > 1:
+            r = keep_order(r, (self, other))
+        return fresh(r, (self, other))
     return f
 
 
@@ -1436,7 +1472,10 @@ def _reflected(op, hop):
         a = self._d
         if a is None or self._st.host:
             a = self._a
-        return fresh(op(o, a), (self, other))
+        r = op(o, a)
+        if type(r) is _cupy_ndarray and r.ndim > 1:
+            r = keep_order(r, (self, other))
+        return fresh(r, (self, other))
     return f
 
 
@@ -1472,7 +1511,10 @@ def _unary(op):
     def f(self):
         if on_host_part(self):
             return op(_hview(self))
-        return fresh(op(self._a))
+        r = op(self._a)
+        if type(r) is _cupy_ndarray and r.ndim > 1:
+            r = keep_order(r, (self,))
+        return fresh(r)
     return f
 
 

@@ -136,3 +136,8 @@ HANDWRITTEN = frozenset({
                               "from_dlpack", "lexsort", "nditer", "dot")),
     *(("xpshim.random", n) for n in ("seed", "default_rng", "RandomState", "Generator")),
 })
+
+# Elementwise functions and methods that are not ufuncs: NumPy lays their new answer out as their
+# input is (order='K'); CuPy's ElementwiseKernels and ufuncs answer C order (_ndarray.keep_order)
+KEEPS_ORDER = frozenset({"clip", "round", "around", "fix", "nan_to_num", "sinc", "i0", "byteswap", "conj",
+                         "conjugate"})

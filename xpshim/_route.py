@@ -18,8 +18,8 @@ from . import _backend, _docparams, _edges, _exact, _fallback, _gaps, _signature
 from . import _methods  # noqa: F401  (the GPU arrays a route answers with have NumPy's methods)
 from ._arguments import (REFUSALS, refusal, array_like, array_like_params, array_likes, call_gpu, gpu_args, host_class, into_host, kwargs_gap,
                          locate, out_of_memory, to_host_args)
-from ._ndarray import arraylike, as_array, as_value, fresh, host, host_only_dtype, ndarray
-from ._registry import WRITES_INTO, ZERO_D_ARRAYS
+from ._ndarray import arraylike, as_array, as_value, fresh, host, host_only_dtype, keep_order, ndarray
+from ._registry import KEEPS_ORDER, WRITES_INTO, ZERO_D_ARRAYS
 
 _MISSING = object()
 _FILLS = frozenset({"xpshim.full", "xpshim.full_like"})
@@ -109,7 +109,7 @@ class Route:
     # ufunc fast path, _ufuncroute, without the cpf property's frame)
     __slots__ = ("name", "npf", "cupy_path", "spec", "resolved", "resolved_for", "_accepts", "_gap", "edge", "dtype_at",
                  "axis_at", "writes", "named", "out_at", "positional", "as_tuple", "plain_result",
-                 "by_name", "fills", "zero_d_array")
+                 "by_name", "fills", "zero_d_array", "ordered")
 
     def __init__(self, name, npf, cupy_path):
         self.name, self.npf, self.cupy_path = name, npf, cupy_path
@@ -124,6 +124,8 @@ class Route:
         self.positional = _positional(npf) if self.out_at is not None else ()
         # (into its first argument: (its name, None where it always writes), or None)
         self.writes = WRITES_INTO.get(name.rsplit(".", 1)[-1])
+        # (an elementwise function: its new answer in NumPy's memory order, keep_order)
+        self.ordered = name.rsplit(".", 1)[-1] in KEEPS_ORDER
         self.edge = _edges.TABLE.get(name)  # NumPy's answer where CuPy's differs on an edge case
         # NumPy's namedtuple class of its answer (unique_all), or None (an edge case handler decides)
         self.named = _named_result(npf) if self.edge is None else None
@@ -176,7 +178,7 @@ class Route:
                     raise numpys from None
                 raise
             else:
-                return self.tupled(self.kind_of_answer(gpu_result(r, args, kwargs), args))
+                return self.tupled(self.kind_of_answer(gpu_result(r, args, kwargs, self.ordered), args))
         return _fallback.run(self.name, self.npf, args, kwargs, why)
 
     def gpu(self, args, kwargs):
@@ -284,7 +286,7 @@ class Route:
             return _fallback.run(self.name, self.npf, args, kwargs,
                                  f"CuPy's {self.cupy_path} refused the call ({type(refused).__name__}: "
                                  f"{str(refused)[:80]})", errors_unannounced=True)
-        r = gpu_result(r, args, kwargs)
+        r = gpu_result(r, args, kwargs, self.ordered)
         if type(r) is ndarray:  # (inline, as most answers need nothing: kind_of_answer's cases)
             v = r._v
             if v if self.zero_d_array else (not v and r._d is not None and not r._d.ndim):
@@ -355,12 +357,15 @@ def _calls_back(args, kwargs):
                for x in (*args, *(kwargs.values() if kwargs else ())))
 
 
-def gpu_result(r, args, kwargs):
+def gpu_result(r, args, kwargs, ordered=False):
     """CuPy's result as NumPy gives it: the out= array itself, or the input itself where the
-    function answered with it (nan_to_num(x, copy=False)), else a new xpshim array."""
+    function answered with it (nan_to_num(x, copy=False)), else a new xpshim array (of an
+    elementwise function, ``ordered``, in NumPy's memory order: ``keep_order``)."""
     out = kwargs.get("out") if kwargs else None
     if type(out) is ndarray and _is_out(r, out._a):
         return out
+    if ordered and out is None:
+        r = keep_order(r, args)
     if args:
         x = args[0]
         if type(x) is ndarray and r is (x._a if x._d is None or x._st.host else x._d):  # (x._a, a frame less)

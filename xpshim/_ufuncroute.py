@@ -12,7 +12,7 @@ import numpy
 from . import _backend, _device, _errors, _fallback, _gaps, _placement, _signatures
 from ._arguments import (NUMPY_SCALARS, array_like, as_indices, call_gpu, host_class, host_outs, interface_like,
                          kwargs_gap, locate, numbers_alone, out_of_memory, through_stand_ins, to_host_args)
-from ._ndarray import arraylike, as_value, dev, fresh, host_only_dtype, ndarray, wrap
+from ._ndarray import arraylike, as_value, dev, fresh, host_only_dtype, keep_order, ndarray, wrap
 from ._registry import NO_OP_KWARGS
 from ._route import Route, gpu_result, refusal
 
@@ -33,6 +33,7 @@ class UfuncRoute:
     def __init__(self, ufunc, npu, modname):
         self.ufunc, self.np, self.name = ufunc, npu, npu.__name__
         self.route = Route(f"{modname}.{npu.__name__}", npu, npu.__name__)
+        self.route.ordered = True  # (elementwise: a new answer in NumPy's memory order, where the gap table answers)
 
     def call(self, *args, **kwargs):
         """The ufunc's call once a GPU array can exist (``ufunc``'s ``_point`` makes it so)."""
@@ -115,8 +116,10 @@ class UfuncRoute:
             if not refusal(e):
                 raise
             return self.refused(args, {} if out is None else {"out": out}, e)
-        res = fresh(res, args)
-        return res if out is None else out  # (NumPy answers with out= itself)
+        if out is not None:
+            fresh(res, args)
+            return out  # (NumPy answers with out= itself)
+        return fresh(_ordered(res, args), args)
 
     def dispatch(self, args, kwargs):
         """The call's device from its arguments, and the call there."""
@@ -154,7 +157,8 @@ class UfuncRoute:
             return r.gpu(args, kwargs)  # also takes a host out= and a ufunc's out=(a,))
         if not kwargs:
             try:
-                return fresh(call_gpu(cpf, [x._a if type(x) is ndarray else arraylike(x) for x in args], kwargs), args)
+                return fresh(_ordered(call_gpu(cpf, [x._a if type(x) is ndarray else arraylike(x) for x in args], kwargs),
+                                      args), args)
             except Exception as e:
                 if not refusal(e):
                     raise
@@ -178,7 +182,8 @@ class UfuncRoute:
         a = [arraylike(x) for x in args]
         kw = {k: tuple(map(dev, v)) if k == "out" and type(v) is tuple else dev(v) for k, v in kwargs.items()}
         try:
-            res = fresh(call_gpu(cpf, a, kw), args)
+            res = call_gpu(cpf, a, kw)
+            res = fresh(res if out is not None else _ordered(res, args), args)
         except Exception as e:
             if not refusal(e):
                 raise
@@ -296,3 +301,10 @@ class UfuncRoute:
             else:
                 return gpu_result(r, args, kwargs)
         return _fallback.run(name, npm, args, kwargs, why, writeback_first=(method == "at"))
+
+
+def _ordered(res, args):
+    """A ufunc's new answer in NumPy's memory order (``keep_order``; each of a tuple's)."""
+    if type(res) is tuple:
+        return tuple(keep_order(r, args) for r in res)
+    return keep_order(res, args)

@@ -29,7 +29,8 @@ def _run(env, *args, code=None):
     return r.stdout.strip().splitlines()[-1]
 
 
-_SIM = {"XPSHIM_SIMULATE_GPU": "1", "XPSHIM_DEVICE": "auto", "XPSHIM_SIMULATE_IMPORT_MS": "300"}
+_SIM = {"XPSHIM_SIMULATE_GPU": "1", "XPSHIM_DEVICE": "auto", "XPSHIM_SIMULATE_IMPORT_MS": "300",
+        "XPSHIM_START_AFTER_MS": "0"}  # (the GPU starts at the first call that needs the device)
 
 
 def _needs_real_gpu():
@@ -132,10 +133,57 @@ print(json.dumps({"parent": parent, "child": child}))
 def test_a_forked_child_of_a_process_that_started_cuda_runs_on_the_cpu_saying_why():
     e = {k: v for k, v in os.environ.items() if not k.startswith("XPSHIM_") and k != "NUMBA_ENABLE_CUDASIM"}
     e.update(_SIM, PYTHONPATH=ROOT, XPSHIM_SIMULATE_IMPORT_MS="0")
-    code = "import time, xpshim; from xpshim import _backend; xpshim.zeros(3); _backend._bg.join()\n" + _FORK
+    code = ("import time, xpshim; from xpshim import _backend; xpshim.zeros(3); "
+            "_backend._bg.join()\n" + _FORK)
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=e, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     got = json.loads(r.stdout.strip().splitlines()[-1])
     assert got["parent"] == "xpshim"
     assert got["child"][0] == "numpy" and "forked from one that had started CUDA" in got["child"][1]
     assert r.stderr.count("forked from one that had started CUDA") == 1  # (said once, by the child)
+
+
+_RENTED = """
+import json, time, numpy, xpshim as np
+from xpshim import _backend
+h = numpy.ones(100003)
+first = type(np.asarray(h)).__module__   # needs the device: the clock starts, the GPU does not
+started_soon = not _backend.not_started()
+time.sleep({wait})
+second = type(np.asarray(h)).__module__  # asked again: past START_AFTER_S, the GPU starts now
+started = not _backend.not_started()
+if started:
+    _backend.gpu_status()
+third = type(np.asarray(h)).__module__
+big = not _backend.not_started()
+print(json.dumps([first, started_soon, second, started, third]))
+"""
+
+
+@pytest.mark.parametrize("wait", [0.0, 0.4])
+def test_the_gpu_starts_only_once_the_program_has_asked_for_it_long_enough(wait):
+    """Auto mode rents before it buys (docs/placement.md, Start-up): a script whose calls end
+    within ``START_AFTER_S`` of its first call that needs the device never starts the GPU; one
+    that goes on asking starts it then."""
+    got = json.loads(_run({**_SIM, "XPSHIM_SIMULATE_IMPORT_MS": "0", "XPSHIM_START_AFTER_MS": "300"},
+                          code=_RENTED.format(wait=wait)))
+    if wait:
+        assert got == ["numpy", False, "numpy", True, "xpshim"]
+    else:
+        assert got == ["numpy", False, "numpy", False, "numpy"]
+
+
+_AT_ONCE = """
+import json, numpy, xpshim as np
+from xpshim import _backend
+_backend.START_SIZE = 200_000            # (lowered so that a small test crosses it)
+a = np.asarray(numpy.ones(100003))
+before = not _backend.not_started()
+b = np.asarray(numpy.ones(250_000))      # data worth the start: it starts at once, without waiting
+print(json.dumps([type(a).__module__, before, not _backend.not_started(), type(b).__module__]))
+"""
+
+
+def test_data_worth_the_start_starts_the_gpu_at_once():
+    got = json.loads(_run({**_SIM, "XPSHIM_SIMULATE_IMPORT_MS": "2000", "XPSHIM_START_AFTER_MS": "300"}, code=_AT_ONCE))
+    assert got == ["numpy", False, True, "numpy"]

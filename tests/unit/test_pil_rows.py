@@ -60,3 +60,25 @@ def test_modified_image_is_read_as_modified():
     img = _image("RGB", 50, 40)
     img.putpixel((3, 39), (1, 2, 3))
     assert numpy.array_equal(_assemble(_pil.rows(img)), numpy.array(img))
+
+
+@pytest.mark.parametrize("fmt", ["JPEG", "PNG", "TIFF"])
+def test_decode_reads_a_file_in_one_block_and_gives_numpys_pixels(tmp_path, fmt):
+    """``_pil.decode`` reads an image file in one block (Pillow's decoder then releases the GIL for
+    the whole decode, while CuPy imports on its thread); the pixels are those of Pillow's own
+    decode in 64 KiB blocks, and a file-less image keeps Pillow's reads."""
+    import io
+
+    path = tmp_path / f"p.{fmt.lower()}"
+    _image("RGB", 700, 500).save(path, fmt)
+    want = numpy.array(Image.open(path))
+    im = Image.open(path)
+    _pil.decode(im)
+    assert im.decodermaxblock == path.stat().st_size
+    numpy.testing.assert_array_equal(numpy.array(im), want)
+    buf = io.BytesIO(path.read_bytes())
+    im2 = Image.open(buf)
+    default = im2.decodermaxblock
+    _pil.decode(im2)
+    assert im2.decodermaxblock == default
+    numpy.testing.assert_array_equal(numpy.array(im2), want)

@@ -28,6 +28,7 @@ import builtins
 builtins._preload_log = LOG
 builtins._preload_gate = threading.Event()
 CUINIT = []
+CONTEXT = []
 
 class FakeDriver:
     def cuInit(self, flags):
@@ -36,6 +37,14 @@ class FakeDriver:
 
     def cuDeviceGetCount(self, ref):
         ref._obj.value = 1
+        return 0
+
+    def cuDeviceGet(self, ref, ordinal):
+        ref._obj.value = ordinal
+        return 0
+
+    def cuDevicePrimaryCtxRetain(self, ref, dev):
+        CONTEXT.append(threading.current_thread().name)
         return 0
 
 _real_cdll = ctypes.CDLL
@@ -105,6 +114,7 @@ def run(tmp_path, code, behaviour="plain", driver=True, cupy_found=True, **env):
     src = PRELUDE.format(fake_dir=str(fake), driver=driver, cupy_found=cupy_found) + textwrap.dedent(code)
     e = {k: v for k, v in os.environ.items() if not k.startswith("XPSHIM_")}
     e.update(env)
+    e.setdefault("XPSHIM_START_AFTER_MS", "0")  # (the GPU starts at the first call that needs the device)
     r = subprocess.run([sys.executable, "-c", src], cwd=ROOT, env=e, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     return json.loads(r.stdout.strip().splitlines()[-1]), r.stderr
@@ -174,7 +184,8 @@ def test_the_first_call_waits_and_settles_the_choice(tmp_path):
         _backend.gpu_status()  # (what a call given a GPU array does: waits for the start, settles)
         why = np.why_device()
         bound = _ndarray._cupy_ndarray is sys.modules["cupy"].ndarray  # (the listeners heard of CuPy)
-        print(json.dumps({"before": list(before), "why": why, "cuinit": CUINIT,
+        print(json.dumps({"before": list(before), "why": why, "cuinit": CUINIT, "context": CONTEXT,
+                          "steps": sorted(k for k in _backend.start_times if k != "t0"),
                           "bound": bound,
                           "pending": _backend.pending, "live": _backend.live, "xp": _backend.xp.__name__,
                           "info": _preload.describe(), "log": LOG}))
@@ -182,6 +193,10 @@ def test_the_first_call_waits_and_settles_the_choice(tmp_path):
     assert state["before"] == [False, True, True, False]
     assert "1 CUDA device(s), device 0 is Fake GPU" in state["why"], state["why"]
     assert state["cuinit"] == ["xpshim-gpu-start"]  # CUDA starts on its own thread, from the first call
+    # the context is made there too, through the driver, while CuPy still imports; each step is timed
+    assert state["context"] == ["xpshim-gpu-start"]
+    # (cuBLAS's warm-up too, where CuPy has it: the stand-in has not)
+    assert state["steps"] == sorted(["cuInit", "context", "import waited for", "first allocation", "probe"])
     assert (state["pending"], state["live"], state["xp"], state["bound"]) == (False, True, "cupy", True)
     assert state["log"] == ["cupy import starts on xpshim-cupy-import", "cupy import ends"]
     assert "started on a thread" in state["info"] and "the first call waited" in state["info"]

@@ -151,6 +151,11 @@ def signature(spec, method=False):
     return inspect.Signature(ps)
 
 
+# CuPy's functions and methods made with an ElementwiseKernel, whose new output is C-ordered
+# whatever the input's order (NumPy's, order='K', keeps an F-ordered input's): seen on an H100
+_C_ORDER_ANSWERS = frozenset({"clip", "round", "around", "byteswap"})
+
+
 def _func(name, f, spec=None, strict=True, method=False):
     takes = None if spec is None or spec.get("keywords") is None else frozenset(spec["keywords"])
     params = [p[0] for p in (spec or {}).get("params") or ()]
@@ -194,6 +199,8 @@ def _func(name, f, spec=None, strict=True, method=False):
             return out  # CuPy returns the out= array itself
         if args and type(args[0]) is ndarray and r is args[0]._h:
             return args[0]  # (and its input, where it answers with it: nan_to_num(x, copy=False))
+        if name in _C_ORDER_ANSWERS and out is None:
+            r = _c_order(r)  # (CuPy 14's ElementwiseKernel makes its output C-ordered)
         return _wrap(r)
     g.__name__ = name
     if spec is not None:
@@ -590,7 +597,9 @@ class _Ufunc:
             raise TypeError(f"Wrong type ({tuple(numpy.result_type(x) for x in args)}) of arguments for cupy_{self.__name__}")
         r = self._np(*[_unwrap(x, False) for x in args], **{k: _unwrap(v, False) for k, v in kwargs.items()})
         out = kwargs.get("out")
-        return out if type(out) is ndarray and r is out._h else _wrap(r)
+        if type(out) is ndarray and r is out._h:
+            return out
+        return _wrap(_c_order(r) if out is None else r)
 
     def outer(self, a, b):
         return _wrap(self._np.outer(_unwrap(a, True), _unwrap(b, True)))
@@ -790,8 +799,16 @@ def _op(name):
             return r
         if name.startswith("__i"):
             return self
-        return _wrap(r)
+        return _wrap(_c_order(r))
     return f
+
+
+def _c_order(r):
+    """A new answer of CuPy's ufuncs, operators and ElementwiseKernels: C-ordered whatever the
+    operands' order (cupy/_core/_kernel.pyx, _get_out_args_from_optionals; NumPy's keeps theirs)."""
+    if type(r) is tuple:
+        return tuple(_c_order(v) for v in r)
+    return numpy.ascontiguousarray(r) if type(r) is numpy.ndarray and r.ndim > 1 else r
 
 
 for _n in ("add", "sub", "mul", "matmul", "truediv", "floordiv", "mod", "pow", "lshift", "rshift",
@@ -802,7 +819,7 @@ for _n in ("add", "sub", "mul", "matmul", "truediv", "floordiv", "mod", "pow", "
         if _n != "divmod":
             setattr(ndarray, f"__i{_n}__", _op(f"__i{_n}__"))
 for _n in ("neg", "pos", "abs", "invert"):
-    setattr(ndarray, f"__{_n}__", (lambda n: lambda self: _wrap(getattr(self._h, n)()))(f"__{_n}__"))
+    setattr(ndarray, f"__{_n}__", (lambda n: lambda self: _wrap(_c_order(getattr(self._h, n)())))(f"__{_n}__"))
 
 
 def _resolve(mod, dotted):
