@@ -7,6 +7,7 @@
 #   bash benchmarks/gpu_check.sh loops-a loops-b                          # the row-loop workloads
 #   bash benchmarks/gpu_check.sh vectorized cliffs
 #   bash benchmarks/gpu_check.sh loops vectorized-ag                      # auto mode (and gpu) beside NumPy only
+#   bash benchmarks/gpu_check.sh loops vectorized-ag-a vectorized-ag-b    # the same, the vectorized ones in two bounded halves
 set -u
 cd "$(dirname "$0")/.."
 out="${OUT:-gpu-logs}"; mkdir -p "$out/b"
@@ -21,6 +22,8 @@ stage() {  # stage NAME SECONDS COMMAND...: run it, keep its log, note its last 
 }
 LOOPS_A="cholesky_rows lu_rows triangular_solve gram_schmidt triangular_product rank_k_update covariance_loop correlation_loop"
 LOOPS_B="recursive_filter crc_loop jacobi_1d mandelbrot_rows adi_sweeps conv2d_shifts tiny_cnn"
+VEC_A="black_scholes einsum_contractions fft_convolution heat_stencil image_filters kmeans linalg_solve mandelbrot matrix_products"
+VEC_B="monte_carlo_pi nbody pairwise_distances polynomial prefix_scans qr_svd softmax sort_search statistics"
 only() { for n in "$@"; do printf -- '--only %s ' "$n"; done; }
 for s in "$@"; do
     case "$s" in
@@ -37,6 +40,10 @@ for s in "$@"; do
         loops-a) stage loops-a 290 python3 benchmarks/run_workloads.py --budget 3 --tag loops-a --out "$out/b" $(only $LOOPS_A) ;;
         loops-b) stage loops-b 290 python3 benchmarks/run_workloads.py --budget 3 --tag loops-b --out "$out/b" $(only $LOOPS_B) ;;
         loops) stage loops 240 python3 benchmarks/run_workloads.py --budget 3 --variant xpshim-auto --tag loops --out "$out/b" $(only $LOOPS_A $LOOPS_B) ;;
+        vectorized-ag-a|vectorized-ag-b)  # (the two halves, each bounded: a fresh machine compiles every kernel)
+            if [ "$s" = vectorized-ag-a ]; then names=$VEC_A; else names=$VEC_B; fi
+            stage "$s" 220 python3 benchmarks/run_workloads.py --budget 3 --variant xpshim-auto --variant xpshim-gpu \
+                --tag "$s" --out "$out/b" $(only $names) ;;
         vectorized-ag) stage vectorized-ag 240 python3 benchmarks/run_workloads.py --kind vectorized --budget 3 --variant xpshim-auto --variant xpshim-gpu --tag vectorized-ag --out "$out/b" ;;
         vectorized) stage vectorized 400 python3 benchmarks/run_workloads.py --kind vectorized --budget 3 --tag vectorized --out "$out/b" ;;
         cliffs) stage cliffs 300 python3 benchmarks/cliffs.py --tag cliffs --out "$out/b" ;;
