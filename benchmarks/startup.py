@@ -169,7 +169,7 @@ def write(out, meta, results):
         f"{meta['date']}, Python {meta['python']}, {meta['cpus']} CPUs, XPSHIM_DEVICE={meta['XPSHIM_DEVICE']}, "
         f"{meta['rounds']} runs each; median (quartiles) in ms. Command: `python benchmarks/startup.py`.",
         f"The example printed: `{meta['example_output']}`", "",
-        f"CuPy's import started at `import xpshim` (one more run of the largest case): "
+        f"CuPy's import on its thread (one more run of the largest case): "
         f"{meta.get('early_import', '-')}", "",
         "| run | NumPy | xpshim | xpshim - NumPy (median of pairs) | speed vs NumPy (median of pairs) |",
         "|---|---|---|---|---|",
