@@ -161,6 +161,32 @@ def keep_order(r, sources):
     return r
 
 
+_NO_LIMIT = sys.maxsize  # (_placement.limit where no GPU array is placed by size)
+
+
+def _large_partner(sources):
+    """GPU work on a small part of one array beside a large part of another (a row of L times a
+    block of B, ``L[i, :i + 1] @ B[:i + 1, :]``) is GPU work for both: the small part's array
+    counts it as a large access of its own (``_placement.large_part``), not a loop's element
+    access (``_placement.scalar_access``), so a loop whose steps pair a small part with large GPU
+    work keeps both on the GPU. (Moved to the host, the
+    small part crossed back at every step, synchronously: 800 uploads a run, 0.28x NumPy.) Parts
+    of one array together (Cholesky's ``A[i, :i] @ A[:i, :i]``) are its own loop, as before."""
+    big = None
+    for s in sources:
+        if type(s) is ndarray and not s._st.host:
+            d = s._d
+            if d is not None and d.size >= _placement.limit:
+                big, size = s._st, d.size
+                break
+    if big is None:
+        return
+    for s in sources:
+        if type(s) is ndarray and s._st is not big:
+            o = s._b if s._b is not None else s
+            o._n = _placement.large_part(o._n, size)  # (counted as a large access of its own)
+
+
 def fresh(r, sources=()):
     """``wrap(r)`` for a call's new result, as the user receives it. In auto mode, a new array
     that a loop may come to index remembers the user's line that made it, and one made at a
@@ -171,6 +197,8 @@ def fresh(r, sources=()):
     few functions whose 0-d answers are arrays undo it: _registry.ZERO_D_ARRAYS)."""
     if type(r) is not _cupy_ndarray:
         return wrap(r)
+    if len(sources) > 1 and _placement.limit != _NO_LIMIT:
+        _large_partner(sources)
     b = r.base
     if b is not None:  # (a view of memory of a raw CuPy argument stays where it is)
         return _view(r, b, any(type(s) is _cupy_ndarray and (s is b or s.base is b) for s in sources))

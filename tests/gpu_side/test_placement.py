@@ -209,6 +209,43 @@ def test_scalar_loop_moves_a_small_gpu_array_to_the_host(auto):
     numpy.testing.assert_array_equal(np.asnumpy(u * 2), want * 2)
 
 
+def _row_products(xp, L, B):
+    for i in range(L.shape[0] - 1, -1, -1):
+        B[i, :] = L[i, :i + 1] @ B[:i + 1, :]
+    return B
+
+
+def _row_updates(xp, A):
+    for i in range(1, A.shape[0]):
+        A[i, :i] -= A[i, :i] @ A[:i, :i] * 1e-3
+    return A
+
+
+def test_small_parts_paired_with_large_gpu_work_stay_on_the_gpu(auto, crossover):
+    """A loop whose steps multiply a small part of one array (a row of L) by a large part of
+    another (a block of B) is GPU work for both: L does not move to the host, and nothing crosses
+    at each step (moved there, each row went back to the GPU alone, synchronously). A loop over
+    parts of one array alone (A's rows against A's block) is a loop's, and moves as before."""
+    crossover(256)
+    rng = numpy.random.default_rng(3)
+    hl, hb = numpy.tril(rng.random((64, 64))), rng.random((64, 64))
+    L, B = np.asarray(hl), np.asarray(hb)
+    assert np.get_device(L) == np.get_device(B) == "gpu"
+    np.reset_stats()
+    got = _row_products(np, L, B)
+    numpy.testing.assert_allclose(np.asnumpy(got), _row_products(numpy, hl, hb.copy()), rtol=1e-12)
+    # (the last rows' blocks are below the crossover: there L may move once, late; it never goes
+    # back and forth, and no row crosses on its own)
+    assert placed("to_host") <= 1 and placed("to_device") == 0, np.stats()["placement"]
+    assert np.stats()["transfers"]["host_to_device"]["count"] == 0
+    ha = rng.random((64, 64))
+    A = np.asarray(ha)
+    np.reset_stats()
+    got = _row_updates(np, A)
+    numpy.testing.assert_allclose(np.asnumpy(got), _row_updates(numpy, ha.copy()), rtol=1e-12)
+    assert placed("to_host") == 1  # (its own parts: a loop's, on the host)
+
+
 def test_moved_array_serves_reads_and_writes_until_used_otherwise(auto):
     x = np.to_device(numpy.arange(50.0), "gpu")
     for i in range(50):
