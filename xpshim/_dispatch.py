@@ -75,6 +75,8 @@ def function(modname, name, npf, cupy_path, creation=False):
         grows = route.name in _placement.GROWS
         host_array, plain_kw, host_operand, plain_arg = numpy.ndarray, _PLAIN_KW, _HOST_OPERAND, _PLAIN_ARG  # (closure cells: fast)
         shape_first = route.name in SHAPE_FIRST
+        # (np.arange(10), np.linspace(0, 1, 50): what they make is told by their numbers)
+        sized_by_numbers = route.name in _placement.MAKERS and not shape_first
         scalar_answer = route.name not in _placement.MAKERS  # (numbers alone: NumPy's scalar)
         # NumPy's function without its own __array_function__ check, for arguments that are plain
         # NumPy arrays and numbers only (nothing there can override it): that check costs about
@@ -94,8 +96,14 @@ def function(modname, name, npf, cupy_path, creation=False):
                     a0 = args[0]
                     t = type(a0)
                     host = False
-                    if t is host_array:  # np.linalg.norm(w), np.dot(a, b), np.roll(x, 1)
+                    if t is host_array:  # np.linalg.norm(w), np.dot(a, b), np.roll(x, 1), np.where(c, a, 0)
                         host = len(args) == 1 or (len(args) == 2 and type(args[1]) in host_operand)
+                        if not host and len(args) > 2:
+                            for v in args:
+                                if type(v) not in host_operand:
+                                    break
+                            else:
+                                host = True
                     elif shape_first:
                         # np.zeros(5), np.ones((3, 3)) in auto mode: a small array is NumPy's (as
                         # placement's arrayless would say, sooner)
@@ -112,6 +120,17 @@ def function(modname, name, npf, cupy_path, creation=False):
                                         break
                                 else:
                                     return npf(*args, **kwargs)
+                    elif sized_by_numbers and (t is int or t is float) and not kwargs:
+                        # auto mode: a small result is NumPy's (placement's arrayless says so,
+                        # later), unless learnt seeds make it on the GPU
+                        if not _placement.seek and _device.placing():
+                            for v in args:
+                                if type(v) is not int and type(v) is not float:
+                                    break
+                            else:
+                                n = _placement.estimate(route.name, args, kwargs)
+                                if n is not None and n < _placement.limit:
+                                    return npf(*args)
                     elif t is tuple or t is list:  # np.concatenate((v, w)), np.stack([a, b])
                         if len(args) == 1 and a0:
                             host = True

@@ -38,6 +38,15 @@ def _creation(name):
             if type(a) is ndarray:
                 a = _transfer.to_host(a._a, f"{name} on the CPU device")
             return npf(a, dtype, *args, **kwargs)
+        t = type(a)
+        h = None
+        if (t is list or t is float or t is int) and not args and not kwargs and _device.placing() \
+                and not _placement.seek and not _placement.lines:
+            # (auto mode, a list or a number, nothing learnt: a small one is NumPy's array, as
+            # below, in fewer steps)
+            h = npf(a, dtype)
+            if h.size < _placement.limit:
+                return h
         xp = _backend.xp
         if type(a) is ndarray or _backend.is_raw_gpu_array(a):
             raw = a._a if type(a) is ndarray else a
@@ -54,7 +63,8 @@ def _creation(name):
             r = _transfer.image_to_device(a, f"{name} of a Pillow image")
             if r is not None:
                 return wrap(r)
-        h = npf(a, dtype, *args, **kwargs)
+        if h is None:
+            h = npf(a, dtype, *args, **kwargs)
         if host_only_dtype(h.dtype):  # object, string, datetime, structured, longdouble: no GPU form
             return h
         if sized and h.size < _placement.limit:
@@ -75,6 +85,7 @@ def _creation(name):
 
 
 _SCALARS = (bool, int, float, complex, numpy.bool_, numpy.number)
+
 
 
 def _filled(a, h):
