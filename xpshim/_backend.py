@@ -151,8 +151,9 @@ _begin_lock = None  # (made by preload: two threads' first calls start the threa
 def begin(background=True):
     """Start what ``preload`` made ready, once: CuPy's import on its thread, and in auto mode
     (``background``) the GPU's start on a second (``start_in_background``). Auto mode calls it
-    at the first call that needs the device (``status_now``, ``gpu_status``) or before a photo's
-    decode (``xpshim.array``), not at import: until then a program that never uses xpshim's
+    once calls have asked for the device for ``START_AFTER_S`` (``status_now``), when the device
+    is asked for by name (``gpu_status``), or for data worth it (``start_for``: a large photo,
+    before its decode, in ``xpshim.array``), not at import: until then a program that never uses xpshim's
     arrays pays nothing, and its own Python work shares the GIL with no import. At the
     interpreter's shutdown (a first call from an ``atexit`` function) no thread can start: the
     choice is then made on the calling thread (``gpu_status``), as without these threads."""

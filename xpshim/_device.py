@@ -106,11 +106,11 @@ def resolve_default():
 def resolve_at_import():
     """The process default at ``import xpshim``. Resolved now, as a forced GPU that is absent
     must fail here, with the reason; but in auto mode where the GPU may be chosen
-    (``_backend.preload``), the first call that needs the device starts CuPy's import and the
-    GPU's start on threads, and a call after them resolves it, so that the start overlaps the
-    program's own work."""
+    (``_backend.preload``), calls that need the device start CuPy's import and the GPU's start
+    on threads (once they have asked for it for ``_backend.START_AFTER_S``), and a call after
+    them resolves it, so that the start overlaps the program's own work."""
     if _backend.preload(now=requested_device != "auto") and requested_device == "auto":
-        _backend.defer_choice()  # (the GPU starts at the first call that needs it: _backend.begin)
+        _backend.defer_choice()  # (the GPU starts once calls need it: _backend.status_now, begin)
     elif resolve_default() == "gpu":
         _backend.mark_live()
 

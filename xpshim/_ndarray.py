@@ -169,9 +169,9 @@ def _large_partner(sources):
     block of B, ``L[i, :i + 1] @ B[:i + 1, :]``) is GPU work for both: the small part's array
     counts it as a large access of its own (``_placement.large_part``), not a loop's element
     access (``_placement.scalar_access``), so a loop whose steps pair a small part with large GPU
-    work keeps both on the GPU. (Moved to the host, the
-    small part crossed back at every step, synchronously: 800 uploads a run, 0.28x NumPy.) Parts
-    of one array together (Cholesky's ``A[i, :i] @ A[:i, :i]``) are its own loop, as before."""
+    work keeps both on the GPU. (Moved to the host, the small part crossed back at every step,
+    synchronously: 800 uploads a run, 0.28x NumPy.) Parts of one array together (Cholesky's
+    ``A[i, :i] @ A[:i, :i]``) are its own loop, as before."""
     big = None
     for s in sources:
         if type(s) is ndarray and not s._st.host:

@@ -1,7 +1,7 @@
 """CuPy's import on a thread, so that it overlaps the program's own work (reading its data)
-instead of adding to it: started at ``import xpshim`` in gpu mode, and in auto mode at the first
-call that needs the device, or before the decode of a photo given to ``np.array``
-(``_backend.begin``).
+instead of adding to it: started at ``import xpshim`` in gpu mode, and in auto mode once calls
+have asked for the device for ``_backend.START_AFTER_S``, or before the decode of a large photo
+given to ``np.array`` (``_backend.begin``).
 
 A GPU program pays, once per process, for CuPy's import and for CUDA's start-up (the driver's
 ``cuInit`` and the context that the first allocation makes): about 0.65 s together on an H200.
@@ -160,8 +160,8 @@ def describe():
     """One line for ``python -m xpshim info``: whether CuPy's import was started early, how long
     it took, and how long the first call waited for it."""
     if _thread is None:
-        return ("not started (where the GPU may be chosen it starts at import in gpu mode, and at the first "
-                "call that needs the device in auto mode)")
+        return ("not started (where the GPU may be chosen it starts at import in gpu mode, and in auto mode "
+                "once calls have asked for the device for XPSHIM_START_AFTER_MS, or for data worth it)")
     if _thread.is_alive():
         return "started on a thread, still running"
     took = f"took {_took * 1e3:.0f} ms" + (f", failed ({type(_error).__name__})" if _error is not None else "")
