@@ -10,7 +10,8 @@ import numpy
 
 from . import _backend, _errors, _fallback
 from ._arguments import call_gpu, check_index_dtype, converter, into_host, kwargs_gap, out_of_memory, refusal
-from ._ndarray import as_value, dev, fresh, host, host_only_dtype, keep_order, ndarray, wrap
+from ._ndarray import (MAKES_READ_ONLY, as_value, dev, fresh, host, host_only_dtype, keep_order, mark_read_only, ndarray,
+                       read_only_arrays, refuse_write, wrap)
 from ._registry import KEEPS_ORDER, METHOD_ARRAY_ARGS, ZERO_D_ARRAY_METHODS
 
 _SORTS = frozenset({"sort", "argsort"})  # (methods whose kind= CuPy's take as "stable" only: _stable_sort)
@@ -29,11 +30,18 @@ def method(name):
     answer = _array_answer if name in ZERO_D_ARRAY_METHODS else _value_answer
     if name in KEEPS_ORDER:  # (x.round(), x.byteswap(): NumPy's memory order, keep_order)
         answer = _ordered_answer(answer)
+    answer = _flagged_answer(answer, name)
+    writes = _WRITES_SELF.get(name)  # (x.sort(), x.put(...): NumPy's error where x is read-only)
     # a method NumPy refuses to call without arguments (x.reshape(): TypeError) is refused so here,
     # before CuPy's: CuPy's reshape() reshapes to () (a size-1 array's 0-d view, else ValueError)
     needs_args = _refuses_bare(npm)
 
     def m(self, *args, **kwargs):
+        if read_only_arrays:
+            if writes is not None:
+                refuse_write(self, writes)
+            if kwargs.get("out") is not None:
+                refuse_write(kwargs["out"], "output")
         bare = not args and not kwargs
         if bare and needs_args:
             try:
@@ -125,6 +133,22 @@ def _numpys_error(x, name, args, kwargs):
 
 def _value_answer(r, x):
     return as_value(wrap(r), (x,))
+
+
+# methods that write into the array itself, and the kind of NumPy's error where it is read-only
+_WRITES_SELF = {"sort": "sort", "partition": "partition", "put": "put", "setfield": "assign", "itemset": "assign",
+                "resize": "assign"}
+
+
+def _flagged_answer(answer, name):
+    """A method's answer, read-only where NumPy's would be (``mark_read_only``: x.diagonal(), and
+    views of a read-only array whose views NumPy makes read-only)."""
+    makes = name in MAKES_READ_ONLY
+
+    def flagged(r, x):
+        res = answer(r, x)
+        return mark_read_only(res, name, x) if read_only_arrays or makes else res
+    return flagged
 
 
 def _ordered_answer(answer):

@@ -18,6 +18,7 @@ import builtins
 import operator
 import sys
 import threading
+import weakref
 
 import numpy
 
@@ -159,6 +160,106 @@ def keep_order(r, sources):
     if f and not r.flags.f_contiguous:
         return _backend.xp.asfortranarray(r)
     return r
+
+
+# ---------------------------------------------------------------- read-only views
+
+# The views NumPy makes read-only (x.diagonal(), np.broadcast_to(x, shape), and what NumPy says of
+# their own views), where CuPy's are writeable: id(xpshim array) -> (weak reference, whether views
+# of it are read-only too). A write to one of them is refused with NumPy's own error, and its
+# flags say read-only. Writes through raw handles (cupy.asarray(x), DLPack) are not seen.
+_READ_ONLY = read_only_arrays = {}
+
+
+def _unregister(key):
+    return lambda ref: _READ_ONLY.pop(key, None) if _READ_ONLY.get(key, (None,))[0] is ref else None
+
+
+def is_read_only(x):
+    """True where NumPy's array of ``x`` would be read-only (``mark_read_only``)."""
+    if not _READ_ONLY:
+        return False
+    e = _READ_ONLY.get(id(x))
+    return e is not None and e[0]() is x
+
+
+def mark_read_only(r, name, source=None):
+    """``r``, an xpshim array made by ``name`` (a view-making call) of ``source``, read-only where
+    NumPy's is: what NumPy's same call makes of a read-only or writeable stand-in says so
+    (``_numpys_view_flags``), and views of a read-only array whose views NumPy makes read-only."""
+    if type(r) is not ndarray or r._v:
+        return r
+    inherit = None
+    if source is not None and _READ_ONLY:
+        e = _READ_ONLY.get(id(source))
+        if e is not None and e[0]() is source and e[1] and r is not source and r._st is source._st:
+            inherit = True
+    if inherit is None and name in _MAKES_READ_ONLY:
+        inherit = _numpys_view_flags(name)
+    if inherit is not None:
+        key = id(r)
+        ref = weakref.ref(r, _unregister(key))
+        _READ_ONLY[key] = (ref, inherit, name if name in _MAKES_READ_ONLY else _READ_ONLY[id(source)][2])
+    return r
+
+
+def _read_only_part(x, key):
+    """``x[key]`` of a read-only ``x`` whose views NumPy makes read-only: the part, marked so."""
+    e = _READ_ONLY.pop(id(x))
+    try:
+        r = x[key]
+    finally:
+        _READ_ONLY[id(x)] = e
+    return mark_read_only(r, "getitem", x)
+
+
+def set_writeable(x, value):
+    """``x.setflags(write=value)`` / ``x.flags.writeable = value`` where ``x`` is read-only: NumPy's
+    answer for an array its own call made so (np.broadcast_to's refuses True, x.diagonal()'s takes
+    it in NumPy 2.4: the array is writeable from then on); False where nothing is to change."""
+    e = _READ_ONLY.get(id(x)) if _READ_ONLY else None
+    if e is None or e[0]() is not x:
+        return False
+    if not value:
+        return True
+    h = numpy.zeros((2, 2))
+    v = h.diagonal() if e[2] == "diagonal" else numpy.broadcast_to(h[0], (2, 2))
+    v.setflags(write=True)  # (NumPy's ValueError where it refuses)
+    del _READ_ONLY[id(x)]
+    return True
+
+
+_MAKES_READ_ONLY = MAKES_READ_ONLY = frozenset({"diagonal", "broadcast_to"})
+_VIEW_FLAGS = {}
+
+
+def _numpys_view_flags(name):
+    """For NumPy's read-only view maker ``name``: whether NumPy's views of its result are read-only
+    too (np.broadcast_to's are, x.diagonal()'s are not in NumPy 2.4), or None where NumPy's result
+    is writeable after all (read from the installed NumPy, once)."""
+    if name not in _VIEW_FLAGS:
+        h = numpy.zeros((2, 2))
+        v = h.diagonal() if name == "diagonal" else numpy.broadcast_to(h[0], (2, 2))
+        _VIEW_FLAGS[name] = None if v.flags.writeable else not v.T.flags.writeable
+    return _VIEW_FLAGS[name]
+
+
+# NumPy's own refusal of each kind of write into a read-only array (its class and message, read
+# from NumPy by doing it to a read-only array of its own)
+_WRITES = {
+    "assign": lambda h: h.__setitem__(0, 0), "output": lambda h: numpy.add(h, 0, out=h),
+    "fill": lambda h: h.fill(0), "sort": lambda h: h.sort(), "partition": lambda h: h.partition(0),
+    "put": lambda h: h.put([0], [0]), "copyto": lambda h: numpy.copyto(h, 0),
+    "putmask": lambda h: numpy.putmask(h, h == 0, 0), "place": lambda h: numpy.place(h, h == 0, [0]),
+    "fill_diagonal": lambda h: numpy.fill_diagonal(h, 0), "flat": lambda h: h.flat.__setitem__(0, 0),
+}
+
+
+def refuse_write(x, kind="assign"):
+    """NumPy's error for a write of ``kind`` (``_WRITES``) into ``x``, where ``x`` is read-only."""
+    if _READ_ONLY and is_read_only(x):
+        _WRITES.get(kind, _WRITES["output"])(numpy.broadcast_to(numpy.zeros((1, 2)), (2, 2)))
+        raise ValueError("assignment destination is read-only")  # (where NumPy's call raised nothing)
 
 
 _NO_LIMIT = sys.maxsize  # (_placement.limit where no GPU array is placed by size)
@@ -695,19 +796,21 @@ class ndarray(metaclass=_NdarrayMeta):
     itemsize = property(lambda s: _meta(s).itemsize, doc="Bytes per element.")
     nbytes = property(lambda s: _meta(s).nbytes, doc="Bytes of all elements.")
     strides = property(lambda s: _meta(s).strides, doc="Bytes to step in each dimension.")
-    flags = property(lambda s: Flags(_meta(s).flags), doc="Memory layout flags, as NumPy's flags object.")
+    flags = property(lambda s: Flags(_meta(s).flags, not is_read_only(s)),
+                     doc="Memory layout flags, as NumPy's flags object.")
     data = property(lambda s: s._raw().data, doc="The device memory pointer (cupy.cuda.MemoryPointer).")
     device = property(lambda s: s._a.device, doc="The CUDA device holding the data.")
-    T = property(lambda s: wrap(_a_view(s._a, s._a.T)), doc="Transposed view.")
-    mT = property(lambda s: wrap(s._a.mT), doc="Matrix-transposed view (last two axes).")
+    T = property(lambda s: mark_read_only(wrap(_a_view(s._a, s._a.T)), "T", s), doc="Transposed view.")
+    mT = property(lambda s: mark_read_only(wrap(s._a.mT), "mT", s), doc="Matrix-transposed view (last two axes).")
     base = property(lambda s: s._b, doc="The array owning the memory this is a view of (None for its owner).")
 
     def setflags(self, write=None, align=None, uic=None):
         """``numpy.ndarray.setflags``: a GPU array's memory is always writeable and aligned, so
         only what keeps it so is taken; ``write=False`` raises NumPy's ValueError, saying what to
-        do instead (the array would otherwise stay writeable behind a flag that says not)."""
+        do instead (the array would otherwise stay writeable behind a flag that says not). A view
+        NumPy makes read-only (``x.diagonal()``, ``np.broadcast_to``) answers as NumPy's does."""
         for name, value in (("writeable", write), ("aligned", align), ("writebackifcopy", uic)):
-            if value is not None:
+            if value is not None and not (name == "writeable" and set_writeable(self, value)):
                 refuse_flag(name, value)
 
     def _reshape_in_place(self, shape):
@@ -883,6 +986,8 @@ class ndarray(metaclass=_NdarrayMeta):
 
     def fill(self, value):
         """``numpy.ndarray.fill``, -0.0 kept (CuPy's fill writes any zero by memset)."""
+        if _READ_ONLY:
+            refuse_write(self, "fill")
         if self._st.host or _device.placing():
             with _storage.lock(self._st):
                 if self._st.host:
@@ -929,7 +1034,7 @@ class ndarray(metaclass=_NdarrayMeta):
                              f"(it starts {r.data.ptr % _alignment(r.dtype)} bytes past a boundary, or a stride "
                              f"is not a multiple), and the GPU cannot read unaligned {r.dtype}. Copy first "
                              f"(x.copy().view(...)) or run this on the CPU (XPSHIM_DEVICE=cpu)")
-        return wrap(r)
+        return mark_read_only(wrap(r), "view", self)
 
     # -- Python protocol -------------------------------------------------
     def __repr__(self):
@@ -1020,6 +1125,10 @@ class ndarray(metaclass=_NdarrayMeta):
         return wrap(self._a.round(ndigits))
 
     def __getitem__(self, key):
+        if _READ_ONLY:  # (a part of a view whose views NumPy makes read-only: read-only too)
+            e = _READ_ONLY.get(id(self))
+            if e is not None and e[1] and e[0]() is self:
+                return _read_only_part(self, key)
         st = self._st
         if st.host:  # data moved to the host by a loop of element or small-slice accesses
             h = self._hv
@@ -1075,6 +1184,8 @@ class ndarray(metaclass=_NdarrayMeta):
     def __setitem__(self, key, value):
         if self._v:  # (NumPy's scalar, which an element read gives, takes no assignment)
             raise TypeError(f"'numpy.{_meta(self).dtype.name}' object does not support item assignment")
+        if _READ_ONLY:
+            refuse_write(self)
         st = self._st
         if st.host:
             t = type(key)
@@ -1246,8 +1357,8 @@ class Flags:
     """``x.flags`` of a GPU array: NumPy's flags object (attributes, keys, ``==``) over CuPy's
     three flags (contiguity and ownership). GPU memory is always aligned and writeable."""
 
-    __slots__ = ("c_contiguous", "f_contiguous", "owndata")
-    aligned = writeable = True
+    __slots__ = ("c_contiguous", "f_contiguous", "owndata", "writeable")
+    aligned = True
     writebackifcopy = False
     _BITS = (("c_contiguous", 0x1), ("f_contiguous", 0x2), ("owndata", 0x4), ("writeable", 0x400),
              ("aligned", 0x100), ("writebackifcopy", 0x2000))
@@ -1258,10 +1369,11 @@ class Flags:
              "FNC": "fnc", "FORC": "forc", "BEHAVED": "behaved", "B": "behaved",
              "CARRAY": "carray", "CA": "carray", "FARRAY": "farray", "FA": "farray"}
 
-    def __init__(self, cupy_flags):
-        self.c_contiguous = bool(cupy_flags.c_contiguous)
-        self.f_contiguous = bool(cupy_flags.f_contiguous)
-        self.owndata = bool(cupy_flags.owndata)
+    def __init__(self, cupy_flags, writeable=True):
+        object.__setattr__(self, "c_contiguous", bool(cupy_flags.c_contiguous))
+        object.__setattr__(self, "f_contiguous", bool(cupy_flags.f_contiguous))
+        object.__setattr__(self, "owndata", bool(cupy_flags.owndata))
+        object.__setattr__(self, "writeable", writeable)  # (False for the views NumPy makes read-only)
 
     contiguous = property(lambda s: s.c_contiguous)
     fortran = property(lambda s: s.f_contiguous)
@@ -1280,6 +1392,8 @@ class Flags:
 
     def __setattr__(self, name, value):
         name = self._KEYS.get(name, name)
+        if name == "writeable" and not self.writeable and not value:
+            return  # (a read-only view's flag set as it is)
         if name in ("writeable", "aligned", "writebackifcopy"):
             refuse_flag(name, value)
             return
@@ -1303,7 +1417,7 @@ def refuse_flag(name, value):
     """A flag set as it is (nothing to do), or NumPy's ValueError, saying what to do instead: a
     GPU array's memory is always writeable and aligned (CuPy's arrays have no write protection,
     so a read-only GPU array would be one that writes still reach)."""
-    if bool(value) == getattr(Flags, name):
+    if bool(value) == (name != "writebackifcopy"):
         return
     raise ValueError(f"cannot set the {name} flag of a GPU array to {bool(value)}: GPU memory is always writeable "
                      "and aligned. For data that must not change, keep a NumPy copy (h = xpshim.asnumpy(x); "
@@ -1372,6 +1486,8 @@ class Flat:
         return wrap(a[k] if whole else a.flat[k])
 
     def __setitem__(self, key, value):
+        if _READ_ONLY:
+            refuse_write(self._base, "flat")
         k, whole = self._key(key)
         a = self._base._a
         if whole:
@@ -1514,6 +1630,8 @@ def _inplace(op, hop, binary):
             if type(r) is ndarray and not r._d.ndim:
                 r._v = True
             return r
+        if _READ_ONLY:
+            refuse_write(self, "output")
         st = self._st
         if st.host or _device.placing():  # where moves happen: one at a time with the writes
             with _storage.lock(st):

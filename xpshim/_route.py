@@ -18,7 +18,8 @@ from . import _backend, _docparams, _edges, _exact, _fallback, _gaps, _signature
 from . import _methods  # noqa: F401  (the GPU arrays a route answers with have NumPy's methods)
 from ._arguments import (REFUSALS, refusal, array_like, array_like_params, array_likes, call_gpu, gpu_args, host_class, into_host, kwargs_gap,
                          locate, out_of_memory, to_host_args)
-from ._ndarray import arraylike, as_array, as_value, fresh, host, host_only_dtype, keep_order, ndarray
+from ._ndarray import (MAKES_READ_ONLY, arraylike, as_array, as_value, fresh, host, host_only_dtype, keep_order,
+                       mark_read_only, ndarray, read_only_arrays, refuse_write)
 from ._registry import KEEPS_ORDER, WRITES_INTO, ZERO_D_ARRAYS
 
 _MISSING = object()
@@ -109,7 +110,7 @@ class Route:
     # ufunc fast path, _ufuncroute, without the cpf property's frame)
     __slots__ = ("name", "npf", "cupy_path", "spec", "resolved", "resolved_for", "_accepts", "_gap", "edge", "dtype_at",
                  "axis_at", "writes", "named", "out_at", "positional", "as_tuple", "plain_result",
-                 "by_name", "fills", "zero_d_array", "ordered")
+                 "by_name", "fills", "zero_d_array", "ordered", "short", "marks")
 
     def __init__(self, name, npf, cupy_path):
         self.name, self.npf, self.cupy_path = name, npf, cupy_path
@@ -125,7 +126,9 @@ class Route:
         # (into its first argument: (its name, None where it always writes), or None)
         self.writes = WRITES_INTO.get(name.rsplit(".", 1)[-1])
         # (an elementwise function: its new answer in NumPy's memory order, keep_order)
-        self.ordered = name.rsplit(".", 1)[-1] in KEEPS_ORDER
+        self.short = name.rsplit(".", 1)[-1]
+        self.ordered = self.short in KEEPS_ORDER
+        self.marks = self.short in MAKES_READ_ONLY  # (np.broadcast_to: a read-only view, as NumPy's)
         self.edge = _edges.TABLE.get(name)  # NumPy's answer where CuPy's differs on an edge case
         # NumPy's namedtuple class of its answer (unique_all), or None (an edge case handler decides)
         self.named = _named_result(npf) if self.edge is None else None
@@ -178,12 +181,21 @@ class Route:
                     raise numpys from None
                 raise
             else:
-                return self.tupled(self.kind_of_answer(gpu_result(r, args, kwargs, self.ordered), args))
+                r = gpu_result(r, args, kwargs, self.ordered)
+                if read_only_arrays or self.marks:
+                    r = mark_read_only(r, self.short, args[0] if args else None)
+                return self.tupled(self.kind_of_answer(r, args))
         return _fallback.run(self.name, self.npf, args, kwargs, why)
 
     def gpu(self, args, kwargs):
         if self.out_at is not None and len(args) > self.out_at:  # out given by position: by keyword
             args, kwargs = self.by_keyword(args, kwargs)
+        if read_only_arrays:  # (NumPy's error for a write into a read-only view)
+            if self.writes and args:
+                refuse_write(args[0], self.short)
+            out = kwargs.get("out") if kwargs else None
+            for o in out if type(out) is tuple else (out,):
+                refuse_write(o, "output")
         if kwargs and type(kwargs.get("out")) is tuple and len(kwargs["out"]) == 1:
             kwargs = {**kwargs, "out": kwargs["out"][0]}  # (a ufunc's out=(a,): np.clip reached as a ufunc)
         if self.by_name:
@@ -287,6 +299,8 @@ class Route:
                                  f"CuPy's {self.cupy_path} refused the call ({type(refused).__name__}: "
                                  f"{str(refused)[:80]})", errors_unannounced=True)
         r = gpu_result(r, args, kwargs, self.ordered)
+        if read_only_arrays or self.marks:
+            r = mark_read_only(r, self.short, args[0] if args else None)
         if type(r) is ndarray:  # (inline, as most answers need nothing: kind_of_answer's cases)
             v = r._v
             if v if self.zero_d_array else (not v and r._d is not None and not r._d.ndim):
