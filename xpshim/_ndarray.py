@@ -255,6 +255,12 @@ _WRITES = {
 }
 
 
+def refuse_outs(out):
+    """``refuse_write`` for each array of ``out=`` (one array, or a ufunc's tuple of them)."""
+    for o in out if type(out) is tuple else (out,):
+        refuse_write(o, "output")
+
+
 def refuse_write(x, kind="assign"):
     """NumPy's error for a write of ``kind`` (``_WRITES``) into ``x``, where ``x`` is read-only."""
     if _READ_ONLY and is_read_only(x):

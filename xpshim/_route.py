@@ -19,7 +19,7 @@ from . import _methods  # noqa: F401  (the GPU arrays a route answers with have 
 from ._arguments import (REFUSALS, refusal, array_like, array_like_params, array_likes, call_gpu, gpu_args, host_class, into_host, kwargs_gap,
                          locate, out_of_memory, to_host_args)
 from ._ndarray import (MAKES_READ_ONLY, arraylike, as_array, as_value, fresh, host, host_only_dtype, keep_order,
-                       mark_read_only, ndarray, read_only_arrays, refuse_write)
+                       mark_read_only, ndarray, read_only_arrays, refuse_outs, refuse_write)
 from ._registry import KEEPS_ORDER, WRITES_INTO, ZERO_D_ARRAYS
 
 _MISSING = object()
@@ -193,9 +193,8 @@ class Route:
         if read_only_arrays:  # (NumPy's error for a write into a read-only view)
             if self.writes and args:
                 refuse_write(args[0], self.short)
-            out = kwargs.get("out") if kwargs else None
-            for o in out if type(out) is tuple else (out,):
-                refuse_write(o, "output")
+            if kwargs and kwargs.get("out") is not None:
+                refuse_outs(kwargs["out"])
         if kwargs and type(kwargs.get("out")) is tuple and len(kwargs["out"]) == 1:
             kwargs = {**kwargs, "out": kwargs["out"][0]}  # (a ufunc's out=(a,): np.clip reached as a ufunc)
         if self.by_name:

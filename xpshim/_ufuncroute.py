@@ -13,7 +13,7 @@ from . import _backend, _device, _errors, _fallback, _gaps, _placement, _signatu
 from ._arguments import (NUMPY_SCALARS, array_like, as_indices, call_gpu, host_class, host_outs, interface_like,
                          kwargs_gap, locate, numbers_alone, out_of_memory, through_stand_ins, to_host_args)
 from ._ndarray import (arraylike, as_value, dev, fresh, host_only_dtype, keep_order, ndarray, read_only_arrays,
-                       refuse_write, wrap)
+                       refuse_outs, wrap)
 from ._registry import NO_OP_KWARGS
 from ._route import Route, gpu_result, refusal
 
@@ -67,7 +67,7 @@ class UfuncRoute:
                 kwargs = {**kwargs, "out": args[nin:] if len(args) - nin > 1 else args[nin]}
                 args = args[:nin]
             if read_only_arrays and kwargs.get("out") is not None:  # (NumPy's error for a read-only out=)
-                _refuse_outs(kwargs["out"])
+                refuse_outs(kwargs["out"])
             if not kwargs or (len(kwargs) == 1 and "out" in kwargs):  # the common cases, without a call to locate
                 on_host = on_gpu = False
                 for x in args:
@@ -223,7 +223,7 @@ class UfuncRoute:
         reduction named in ``table``, CuPy's method, xpshim's GPU version, or NumPy's on the host."""
         npm = getattr(self.np, method)
         if read_only_arrays and kwargs.get("out") is not None:
-            _refuse_outs(kwargs["out"])
+            refuse_outs(kwargs["out"])
         loc = locate(args, kwargs)
         if loc is None:
             loc = "cpu" if _device.placing() else _device.current_device()
@@ -314,7 +314,3 @@ def _ordered(res, args):
         return tuple(keep_order(r, args) for r in res)
     return keep_order(res, args)
 
-
-def _refuse_outs(out):
-    for o in out if type(out) is tuple else (out,):
-        refuse_write(o, "output")
