@@ -262,10 +262,89 @@ def refuse_outs(out):
 
 
 def refuse_write(x, kind="assign"):
-    """NumPy's error for a write of ``kind`` (``_WRITES``) into ``x``, where ``x`` is read-only."""
+    """Before a write of ``kind`` (``_WRITES``) into ``x``: NumPy's error where ``x`` is read-only;
+    what was known of the bounds of the arrays of its storage is forgotten (``_IN_BOUNDS``). Every
+    write into an xpshim array through xpshim passes here, where either registry holds one."""
+    if _IN_BOUNDS and type(x) is ndarray:
+        forget_bounds(x)
     if _READ_ONLY and is_read_only(x):
         _WRITES.get(kind, _WRITES["output"])(numpy.broadcast_to(numpy.zeros((1, 2)), (2, 2)))
         raise ValueError("assignment destination is read-only")  # (where NumPy's call raised nothing)
+
+
+# ---------------------------------------------------------------- index arrays known in bounds
+
+# CuPy wraps an out-of-bounds integer index where NumPy raises IndexError, so a GPU index array is
+# checked before its use: one reduction read back, which waits for all the work queued before it
+# (about 60 us in an H100 loop of small kernels; a loop over a list of active points, z[idx] = ...,
+# checks its list ten times a step). An index array found in bounds, and what is selected from one
+# (idx[mask], idx[j], idx[a:b]), stays in bounds until its storage is written: id(array) -> (weak
+# reference, lowest and highest value it may hold, its storage and the storage's move count). A
+# write through xpshim forgets the arrays of the storage it writes (refuse_write, at every write's
+# entry); a storage moved since (written on the host by NumPy's own loops, maybe), or whose raw
+# device handle was given out (cupy.asarray(x), DLPack, a Numba kernel: Storage.pinned), where
+# writes are not seen, is not taken as known.
+_IN_BOUNDS = in_bounds_arrays = {}
+_BY_STORAGE = {}  # id(storage) -> the ids of its arrays in _IN_BOUNDS
+
+
+def _unregister_bounds(key, skey):
+    def gone(ref, known=_IN_BOUNDS, by_storage=_BY_STORAGE):  # (bound here: at exit the globals are gone)
+        e = known.get(key)
+        if e is not None and e[0] is ref:
+            del known[key]
+            ids = by_storage.get(skey)
+            if ids is not None:
+                ids.discard(key)
+                if not ids:
+                    del by_storage[skey]
+    return gone
+
+
+def remember_bounds(x, lo, hi):
+    """Remember that the integer array ``x`` holds values in [lo, hi] (until its storage is written)."""
+    st = x._st
+    if st.pinned or st.host:
+        return
+    key, skey = id(x), id(st)
+    _IN_BOUNDS[key] = (weakref.ref(x, _unregister_bounds(key, skey)), lo, hi, st, st.gen)
+    ids = _BY_STORAGE.get(skey)
+    if ids is None:
+        ids = _BY_STORAGE[skey] = set()
+    ids.add(key)
+
+
+def known_bounds(x):
+    """(lo, hi) where ``x``'s values are known to lie in [lo, hi], else None."""
+    e = _IN_BOUNDS.get(id(x))
+    if e is None or e[0]() is not x:
+        return None
+    st = e[3]
+    if st is not x._st or st.pinned or st.gen != e[4]:  # (moved since: written on the host, maybe)
+        forget_bounds(x)
+        return None
+    return e[1], e[2]
+
+
+def forget_bounds(x):
+    """Forget the bounds known of every array of ``x``'s storage (it is about to be written)."""
+    ids = _BY_STORAGE.pop(id(x._st), None)
+    if ids:
+        for k in ids:
+            _IN_BOUNDS.pop(k, None)
+    _IN_BOUNDS.pop(id(x), None)
+
+
+def _in_bounds_part(x, key, lo, hi):
+    """``x[key]`` of an index array known in bounds: the part is too (its values are some of x's)."""
+    e = _IN_BOUNDS.pop(id(x))
+    try:
+        r = x[key]
+    finally:
+        _IN_BOUNDS[id(x)] = e
+    if type(r) is ndarray and not r._v:
+        remember_bounds(r, lo, hi)
+    return r
 
 
 _NO_LIMIT = sys.maxsize  # (_placement.limit where no GPU array is placed by size)
@@ -516,6 +595,18 @@ def _out_of_bounds(idx, n):
     return bool(k(idx, n))
 
 
+def _checked(x, n, axis):
+    """The device array of the GPU index array ``x`` for an axis of size ``n``, in bounds as NumPy
+    requires (``check_bounds``, skipped where known: ``_IN_BOUNDS``)."""
+    k = x._a
+    if k.dtype.kind in "iu" and k.size:
+        b = known_bounds(x) if _IN_BOUNDS else None
+        if b is None or b[0] < -n or b[1] >= n:
+            check_bounds(k, n, axis)
+            remember_bounds(x, -n, n - 1)
+    return k
+
+
 def check_bounds(idx, n, axis):
     # CuPy wraps out-of-bounds integer indices; NumPy raises. One fused
     # reduction and one sync tell us which case we are in.
@@ -558,9 +649,7 @@ def _index(self, key):
                     raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {n}")
             k = _transfer.to_device(k, "index array")
         elif t is ndarray:
-            k = k._a
-            if k.dtype.kind in "iu" and axis < len(shape):
-                check_bounds(k, shape[axis], axis)
+            k = _checked(k, shape[axis], axis) if axis < len(shape) else k._a
         elif (t not in _BASIC and t is not bool and hasattr(t, "__index__")
               and not isinstance(k, (numpy.generic, numpy.ndarray, _backend.xp.ndarray))):
             k = operator.index(k)  # (an integer by __index__, as NumPy reads it; CuPy reads a sequence)
@@ -838,6 +927,8 @@ class ndarray(metaclass=_NdarrayMeta):
 
     @real.setter
     def real(self, v):
+        if _READ_ONLY or _IN_BOUNDS:
+            refuse_write(self)
         self._a.real = _value(v)
 
     @property
@@ -847,6 +938,8 @@ class ndarray(metaclass=_NdarrayMeta):
 
     @imag.setter
     def imag(self, v):
+        if _READ_ONLY or _IN_BOUNDS:
+            refuse_write(self)
         self._a.imag = _value(v)
 
     @property
@@ -856,6 +949,8 @@ class ndarray(metaclass=_NdarrayMeta):
 
     @flat.setter
     def flat(self, value):
+        if _READ_ONLY or _IN_BOUNDS:
+            refuse_write(self, "flat")
         above.flatiter.assign(self, value)
 
     @property
@@ -992,7 +1087,7 @@ class ndarray(metaclass=_NdarrayMeta):
 
     def fill(self, value):
         """``numpy.ndarray.fill``, -0.0 kept (CuPy's fill writes any zero by memset)."""
-        if _READ_ONLY:
+        if _READ_ONLY or _IN_BOUNDS:
             refuse_write(self, "fill")
         if self._st.host or _device.placing():
             with _storage.lock(self._st):
@@ -1135,6 +1230,10 @@ class ndarray(metaclass=_NdarrayMeta):
             e = _READ_ONLY.get(id(self))
             if e is not None and e[1] and e[0]() is self:
                 return _read_only_part(self, key)
+        if _IN_BOUNDS and id(self) in _IN_BOUNDS:  # (a part of an index array known in bounds: so too)
+            b = known_bounds(self)
+            if b is not None:
+                return _in_bounds_part(self, key, *b)
         st = self._st
         if st.host:  # data moved to the host by a loop of element or small-slice accesses
             h = self._hv
@@ -1190,7 +1289,7 @@ class ndarray(metaclass=_NdarrayMeta):
     def __setitem__(self, key, value):
         if self._v:  # (NumPy's scalar, which an element read gives, takes no assignment)
             raise TypeError(f"'numpy.{_meta(self).dtype.name}' object does not support item assignment")
-        if _READ_ONLY:
+        if _READ_ONLY or _IN_BOUNDS:
             refuse_write(self)
         st = self._st
         if st.host:
@@ -1492,7 +1591,7 @@ class Flat:
         return wrap(a[k] if whole else a.flat[k])
 
     def __setitem__(self, key, value):
-        if _READ_ONLY:
+        if _READ_ONLY or _IN_BOUNDS:
             refuse_write(self._base, "flat")
         k, whole = self._key(key)
         a = self._base._a
@@ -1636,7 +1735,7 @@ def _inplace(op, hop, binary):
             if type(r) is ndarray and not r._d.ndim:
                 r._v = True
             return r
-        if _READ_ONLY:
+        if _READ_ONLY or _IN_BOUNDS:
             refuse_write(self, "output")
         st = self._st
         if st.host or _device.placing():  # where moves happen: one at a time with the writes

@@ -696,7 +696,7 @@ class ndarray:
         return _func(name, m, _NDARRAY[name], strict=False, method=True)
 
     def __getitem__(self, k):
-        k = _unwrap_index(k)
+        k = _device_index(self._h.shape, k)
         r = self._h[k]
         if isinstance(r, numpy.generic):  # CuPy gives a 0-d view of the element, not a copy
             r = self._h[(*k, Ellipsis) if type(k) is tuple else (k, Ellipsis)]
@@ -715,7 +715,7 @@ class ndarray:
                 return
         if isinstance(v, (float, complex, numpy.inexact)) and v == 0:
             v = type(v)(0)  # (CuPy writes a number by fill(): a zero, -0.0 too, by memset)
-        self._h[_unwrap_index(k)] = _unwrap(v, False)
+        self._h[_device_index(self._h.shape, k)] = _unwrap(v, False)
 
     def __len__(self):
         return len(self._h)
@@ -763,14 +763,36 @@ for _n in dir(numpy.ndarray):
             setattr(ndarray, _n, _method(_n))
 
 
+def _device_index(shape, k):
+    """``k`` for NumPy's indexing of an array of ``shape``, read as CuPy reads it: an out-of-bounds
+    index in an integer index array wraps around, where NumPy raises (xpshim checks before):
+    https://docs.cupy.dev/en/stable/user_guide/difference.html#out-of-bounds-indices"""
+    key = k if type(k) is tuple else (k,)
+    out, axis = [], 0
+    for i, v in enumerate(key):
+        u = _unwrap_index(v)
+        if v is Ellipsis:
+            axis = len(shape) - sum(_axes_of(w) for w in key[i + 1:])
+        elif v is not None:
+            if type(v) is ndarray and u.dtype.kind in "iu" and axis < len(shape) and shape[axis]:
+                u = u % shape[axis]
+            axis += _axes_of(v)
+        out.append(u)
+    return tuple(out) if type(k) is tuple else out[0]
+
+
+def _axes_of(v):
+    if v is None or v is Ellipsis:
+        return 0
+    h = v._h if type(v) is ndarray else v
+    return h.ndim if getattr(h, "dtype", None) is not None and h.dtype.kind == "b" else 1
+
+
 def _unwrap_index(k):
     if type(k) is tuple:
         return tuple(_unwrap_index(v) for v in k)
     if type(k) is ndarray:
-        h = k._h
-        if h.dtype.kind in "iu":
-            return h  # (CuPy wraps out-of-bounds indices; xpshim checks before)
-        return h
+        return k._h
     if type(k) is numpy.ndarray:
         raise TypeError("Unsupported type <class 'numpy.ndarray'>")
     if type(k) is slice:  # (CuPy reads 0-d arrays as slice bounds, though not as operator.index)
