@@ -7,7 +7,7 @@ until their storage is written (``xpshim/_ndarray.py``, ``_IN_BOUNDS``). Generat
 an index array, then every alias of it that a write can go through (itself, its views, the array
 it is a view of), then every kind of write (item assignment, in-place operators, ``out=`` of
 ufuncs, ``fill``, ``put``, ``np.copyto``, ``np.put``, ``np.putmask``, ``np.place``, ``np.add.at``,
-``x.flat``, ``np.nditer``, ``x.real``, ``sort``), each beside NumPy's same program: the index
+``x.flat``, ``np.nditer``, ``x.real``, ``sort``, a raw CuPy handle), each beside NumPy's same program: the index
 array is used (found in bounds), written through the alias, then used again for a read and a
 write, and the answers, errors and arrays are NumPy's. The simulated GPU wraps as CuPy does.
 """
@@ -16,7 +16,7 @@ import numpy
 import pytest
 
 import xpshim
-from xpshim import _ndarray
+from xpshim import _backend, _ndarray
 
 N = 8  # (the indexed array's length: 99 and -20 are out of its bounds, -3 is not)
 MAKERS = {
@@ -55,9 +55,15 @@ WRITES = {
     "t.flat = 99": lambda m, t: setattr(t, "flat", 99),
     "t.real = 99": lambda m, t: setattr(t, "real", 99),
     "np.nditer(t, readwrite)": lambda m, t: _nditer_write(m, t),
+    "cupy.asarray(t)[0] = 99": lambda m, t: _raw(m, t).__setitem__(0, 99),
     "t.sort()": lambda m, t: t.sort(),
     "t[::-1].sort()": lambda m, t: t[::-1].sort(),
 }
+
+
+def _raw(m, t):
+    """``t`` itself for NumPy; the GPU array's raw CuPy handle (its memory shared) for xpshim."""
+    return t if m is numpy else _backend.xp.asarray(t)
 
 
 def _nditer_write(m, t):

@@ -767,7 +767,12 @@ def _device_index(shape, k):
     """``k`` for NumPy's indexing of an array of ``shape``, read as CuPy reads it: an out-of-bounds
     index in an integer index array wraps around, where NumPy raises (xpshim checks before):
     https://docs.cupy.dev/en/stable/user_guide/difference.html#out-of-bounds-indices"""
-    key = k if type(k) is tuple else (k,)
+    if type(k) is not tuple:
+        if type(k) is not ndarray:
+            return _unwrap_index(k)
+        key = (k,)
+    else:
+        key = k
     out, axis = [], 0
     for i, v in enumerate(key):
         u = _unwrap_index(v)
@@ -893,6 +898,9 @@ def __getattr__(attr):
 
 
 def asarray(a, dtype=None, order=None, *, copy=None, blocking=False):
+    g = getattr(type(a), "__cupy_get_ndarray__", None)
+    if g is not None:  # (CuPy's hook for a foreign array, an xpshim one: its memory shared)
+        a = g(a)
     if type(a) is ndarray:
         if copy is False and dtype is not None and a.dtype != dtype:
             raise ValueError("Unable to avoid copy while creating an array as requested.")
