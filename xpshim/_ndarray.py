@@ -252,6 +252,7 @@ _WRITES = {
     "put": lambda h: h.put([0], [0]), "copyto": lambda h: numpy.copyto(h, 0),
     "putmask": lambda h: numpy.putmask(h, h == 0, 0), "place": lambda h: numpy.place(h, h == 0, [0]),
     "fill_diagonal": lambda h: numpy.fill_diagonal(h, 0), "flat": lambda h: h.flat.__setitem__(0, 0),
+    "at": lambda h: numpy.add.at(h, [0], 0),
 }
 
 
@@ -268,6 +269,10 @@ def refuse_write(x, kind="assign"):
     if _IN_BOUNDS and type(x) is ndarray:
         forget_bounds(x)
     if _READ_ONLY and is_read_only(x):
+        if kind == "at":  # (NumPy's ufunc.at writes into x.diagonal(), not into np.broadcast_to's view)
+            h = numpy.zeros((2, 2))
+            _WRITES["at"](h.diagonal() if _READ_ONLY[id(x)][2] == "diagonal" else numpy.broadcast_to(h[0], (2, 2)))
+            return
         _WRITES.get(kind, _WRITES["output"])(numpy.broadcast_to(numpy.zeros((1, 2)), (2, 2)))
         raise ValueError("assignment destination is read-only")  # (where NumPy's call raised nothing)
 

@@ -13,7 +13,7 @@ from . import _backend, _device, _errors, _fallback, _gaps, _placement, _signatu
 from ._arguments import (NUMPY_SCALARS, array_like, as_indices, call_gpu, host_class, host_outs, interface_like,
                          kwargs_gap, locate, numbers_alone, out_of_memory, through_stand_ins, to_host_args)
 from ._ndarray import (arraylike, as_value, dev, fresh, host_only_dtype, in_bounds_arrays, keep_order, ndarray, read_only_arrays,
-                       forget_bounds, refuse_outs, wrap)
+                       refuse_outs, refuse_write, wrap)
 from ._registry import NO_OP_KWARGS
 from ._route import Route, gpu_result, refusal
 
@@ -225,8 +225,8 @@ class UfuncRoute:
         if read_only_arrays or in_bounds_arrays:
             if kwargs.get("out") is not None:
                 refuse_outs(kwargs["out"])
-            if in_bounds_arrays and method == "at" and args and type(args[0]) is ndarray:
-                forget_bounds(args[0])  # (ufunc.at writes its first argument)
+            if method == "at" and args and type(args[0]) is ndarray:
+                refuse_write(args[0], "at")  # (ufunc.at writes its first argument)
         loc = locate(args, kwargs)
         if loc is None:
             loc = "cpu" if _device.placing() else _device.current_device()
