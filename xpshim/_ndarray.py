@@ -1269,7 +1269,7 @@ class ndarray(metaclass=_NdarrayMeta):
         r = a[key] if basic else a[_index(self, key)]  # (basic: CuPy raises as NumPy does)
         size = r.size if basic else max(r.size, _placement.mask_extent(key))
         ndim = r.ndim
-        if ndim and size >= _placement.limit:  # a large part: GPU work, counted against the loop
+        if ndim and size >= _placement.limit and a.size >= _placement.part_limit:  # a large part: GPU work, counted against the loop
             self._n = _placement.large_part(self._n, size)
             return wrap(r)
         if ndim and size == a.size:  # all of it (C[None, :, :]): the array's own use, not a loop's
@@ -1284,9 +1284,12 @@ class ndarray(metaclass=_NdarrayMeta):
             # the count starts again; a basic key's host_key is the key itself)
             self._n = 0
             return wrap(r) if ndim else _element(r, key)
-        del r, a
         hk = _placement.host_key(key)  # (None: GPU arrays in the key; the data stays on the GPU)
-        if hk is not None and _placement.scalar_access(self, n):
+        if hk is None or not _placement.move_due(self, n):  # (no move now: the part already read serves)
+            self._n = n if _device.placing() else 0
+            return wrap(r) if ndim else _element(r, key)
+        del r, a  # (a move needs the storage free of device views)
+        if _placement.scalar_access(self, n):
             return self[key]
         r = self._a[key] if basic else self._a[_index(self, key)]
         return wrap(r) if r.ndim else _element(r, key)
@@ -1322,7 +1325,7 @@ class ndarray(metaclass=_NdarrayMeta):
         size = _placement.part_size(a.shape, key, value) if _device.placing() else 0
         if size == a.size and size > 1:  # all of it written: the array's own use, not a loop's
             self._n = 0
-        elif size < _placement.limit:
+        elif size < _placement.limit or a.size < _placement.part_limit:
             n = self._n + 1
             if n < _placement.MIGRATE_AFTER:
                 self._n = n

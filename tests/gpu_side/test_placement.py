@@ -246,6 +246,36 @@ def test_small_parts_paired_with_large_gpu_work_stay_on_the_gpu(auto, crossover)
     assert placed("to_host") == 1  # (its own parts: a loop's, on the host)
 
 
+def _jacobi(np, a, b, steps):
+    for _ in range(steps):
+        b[1:-1] = (a[:-2] + a[1:-1] + a[2:]) / 3.0
+        a[1:-1] = (b[:-2] + b[1:-1] + b[2:]) / 3.0
+    return a
+
+
+@pytest.mark.parametrize("n, moves", [(300, True), (600, False)])
+def test_a_loop_over_large_parts_of_an_array_below_twice_the_crossover_runs_on_the_host(auto, crossover, n, moves):
+    """Parts of an array below twice the crossover, taken again and again (1-d Jacobi's shifted
+    slices, each past the crossover), are a loop's: both arrays end on the host within the first
+    steps (one goes first; the other's step may send it back once), and the loop's steps run
+    there. Parts of an array at twice the crossover or more are GPU work: they stay on the GPU,
+    and nothing crosses."""
+    crossover(256)
+    h = numpy.random.default_rng(4).random(n)
+    a, b = np.asarray(h), np.asarray(h)
+    assert np.get_device(a) == np.get_device(b) == "gpu"
+    np.reset_stats()
+    got = _jacobi(np, a, b, 40)
+    crossed = sum(np.stats()["transfers"][k]["count"] for k in ("host_to_device", "device_to_host"))
+    numpy.testing.assert_allclose(np.asnumpy(got), _jacobi(numpy, h.copy(), h.copy(), 40), rtol=1e-13)
+    if moves:
+        assert a._st.host and b._st.host, "both arrays end on the host"
+        assert 2 <= placed("to_host") <= 3 and placed("to_device") <= 1, np.stats()["placement"]
+        assert crossed <= 4, np.stats()["transfers"]  # (in 40 steps of 8 calls each)
+    else:
+        assert placed("to_host") == placed("to_device") == crossed == 0, np.stats()
+
+
 def test_moved_array_serves_reads_and_writes_until_used_otherwise(auto):
     x = np.to_device(numpy.arange(50.0), "gpu")
     for i in range(50):
