@@ -183,10 +183,11 @@ def is_read_only(x):
     return e is not None and e[0]() is x
 
 
-def mark_read_only(r, name, source=None):
-    """``r``, an xpshim array made by ``name`` (a view-making call) of ``source``, read-only where
-    NumPy's is: what NumPy's same call makes of a read-only or writeable stand-in says so
-    (``_numpys_view_flags``), and views of a read-only array whose views NumPy makes read-only."""
+def mark_read_only(r, name, source=None, args=(), kwargs=None):
+    """``r``, an xpshim array made by ``name`` (a view-making call) of ``source`` (called with
+    ``args`` and ``kwargs``), read-only where NumPy's is: what NumPy's same call makes of a
+    read-only or writeable stand-in says so (``_numpys_view_flags``), and views of a read-only
+    array whose views NumPy makes read-only."""
     if type(r) is not ndarray or r._v:
         return r
     inherit = None
@@ -194,7 +195,7 @@ def mark_read_only(r, name, source=None):
         e = _READ_ONLY.get(id(source))
         if e is not None and e[0]() is source and e[1] and r is not source and r._st is source._st:
             inherit = True
-    if inherit is None and name in _MAKES_READ_ONLY:
+    if inherit is None and name in _MAKES_READ_ONLY and not _asked_writeable(name, args, kwargs):
         inherit = _numpys_view_flags(name)
     if inherit is not None:
         key = id(r)
@@ -222,15 +223,35 @@ def set_writeable(x, value):
         return False
     if not value:
         return True
-    h = numpy.zeros((2, 2))
-    v = h.diagonal() if e[2] == "diagonal" else numpy.broadcast_to(h[0], (2, 2))
-    v.setflags(write=True)  # (NumPy's ValueError where it refuses)
+    _MAKERS[e[2]][0](numpy.zeros((2, 2))).setflags(write=True)  # (NumPy's ValueError where it refuses)
     del _READ_ONLY[id(x)]
     return True
 
 
-_MAKES_READ_ONLY = MAKES_READ_ONLY = frozenset({"diagonal", "broadcast_to"})
+# The calls whose views NumPy makes read-only: name -> (NumPy's call on a 2 x 2 array, and the
+# writeable keyword that decides, its position and its default, where there is one)
+_MAKERS = {
+    "diagonal": (lambda h: h.diagonal(), None),
+    "broadcast_to": (lambda h: numpy.broadcast_to(h[0], (2, 2)), None),
+    "sliding_window_view": (lambda h: numpy.lib.stride_tricks.sliding_window_view(h, 2, axis=0),
+                            ("writeable", None, False)),
+    "as_strided": (lambda h: numpy.lib.stride_tricks.as_strided(h, (2, 2), h.strides, writeable=False),
+                   ("writeable", 4, True)),
+}
+_MAKES_READ_ONLY = MAKES_READ_ONLY = frozenset(_MAKERS)
 _VIEW_FLAGS = {}
+
+
+def _asked_writeable(name, args, kwargs):
+    """Whether the call asked for a writeable view (as_strided's default, sliding_window_view's
+    writeable=True)."""
+    kw = _MAKERS[name][1]
+    if kw is None:
+        return False
+    key, pos, default = kw
+    if kwargs and key in kwargs:
+        return bool(kwargs[key])
+    return bool(args[pos]) if pos is not None and len(args) > pos else default
 
 
 def _numpys_view_flags(name):
@@ -238,8 +259,7 @@ def _numpys_view_flags(name):
     too (np.broadcast_to's are, x.diagonal()'s are not in NumPy 2.4), or None where NumPy's result
     is writeable after all (read from the installed NumPy, once)."""
     if name not in _VIEW_FLAGS:
-        h = numpy.zeros((2, 2))
-        v = h.diagonal() if name == "diagonal" else numpy.broadcast_to(h[0], (2, 2))
+        v = _MAKERS[name][0](numpy.zeros((2, 2)))
         _VIEW_FLAGS[name] = None if v.flags.writeable else not v.T.flags.writeable
     return _VIEW_FLAGS[name]
 
@@ -269,9 +289,8 @@ def refuse_write(x, kind="assign"):
     if _IN_BOUNDS and type(x) is ndarray:
         forget_bounds(x)
     if _READ_ONLY and is_read_only(x):
-        if kind == "at":  # (NumPy's ufunc.at writes into x.diagonal(), not into np.broadcast_to's view)
-            h = numpy.zeros((2, 2))
-            _WRITES["at"](h.diagonal() if _READ_ONLY[id(x)][2] == "diagonal" else numpy.broadcast_to(h[0], (2, 2)))
+        if kind == "at":  # (NumPy's ufunc.at writes into a read-only array of one dimension, not of more)
+            _WRITES["at"](numpy.broadcast_to(numpy.zeros(1), (2,) * max(_meta(x).ndim, 1)))
             return
         _WRITES.get(kind, _WRITES["output"])(numpy.broadcast_to(numpy.zeros((1, 2)), (2, 2)))
         raise ValueError("assignment destination is read-only")  # (where NumPy's call raised nothing)

@@ -184,7 +184,7 @@ class Route:
             else:
                 r = gpu_result(r, args, kwargs, self.ordered)
                 if read_only_arrays or self.marks:
-                    r = mark_read_only(r, self.short, args[0] if args else None)
+                    r = mark_read_only(r, self.short, args[0] if args else None, args, kwargs)
                 return self.tupled(self.kind_of_answer(r, args))
         return _fallback.run(self.name, self.npf, args, kwargs, why)
 
@@ -300,7 +300,7 @@ class Route:
                                  f"{str(refused)[:80]})", errors_unannounced=True)
         r = gpu_result(r, args, kwargs, self.ordered)
         if read_only_arrays or self.marks:
-            r = mark_read_only(r, self.short, args[0] if args else None)
+            r = mark_read_only(r, self.short, args[0] if args else None, args, kwargs)
         if type(r) is ndarray:  # (inline, as most answers need nothing: kind_of_answer's cases)
             v = r._v
             if v if self.zero_d_array else (not v and r._d is not None and not r._d.ndim):

@@ -1,5 +1,6 @@
 """The views NumPy makes read-only are read-only on the GPU too: ``x.diagonal()``,
-``np.diagonal(x)``, ``np.broadcast_to(x, shape)``, and the views of them.
+``np.diagonal(x)``, ``np.broadcast_to(x, shape)``, ``sliding_window_view``, ``as_strided(...,
+writeable=False)``, and the views of them.
 
 Generated: every maker, then every view-making step on its result (none, indexing, ``T``,
 ``transpose``, ``reshape``, ``view``, ``swapaxes``, ``np.transpose``, ...), then every kind of write
@@ -20,6 +21,8 @@ MAKERS = {
     "x.diagonal()": lambda m, a: a.diagonal(),
     "np.diagonal(x, 1)": lambda m, a: m.diagonal(a, 1),
     "np.broadcast_to(row, shape)": lambda m, a: m.broadcast_to(a[0], (3, 4)),
+    "sliding_window_view(x, 2, axis=0)": lambda m, a: m.lib.stride_tricks.sliding_window_view(a, 2, axis=0),
+    "as_strided(x, writeable=False)": lambda m, a: m.lib.stride_tricks.as_strided(a, (2, 4), a.strides, writeable=False),
 }
 VIEWS = {
     "itself": lambda m, v: v,

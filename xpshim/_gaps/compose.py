@@ -743,9 +743,8 @@ def numpy_strides(x, shape, strides):
 @implements("xpshim.lib.stride_tricks.as_strided", kwargs={"check_bounds", "subok", "writeable", "shape", "strides"})
 def as_strided(x, shape=None, strides=None, subok=False, writeable=True, *, check_bounds=None):
     """numpy.lib.stride_tricks.as_strided with check_bounds= (NumPy 2.5): the view's byte bounds
-    against those of the array it views (its base), on the GPU; subok has nothing to keep there."""
-    if not writeable:
-        raise Decline("writeable=False (GPU arrays are always writeable)")
+    against those of the array it views (its base), on the GPU; subok has nothing to keep there.
+    writeable=False: the view is read-only as NumPy's (its route marks it: _ndarray.mark_read_only)."""
     xp = _xp()
     c = numpy_strides(x, shape, strides)
     view = xp.lib.stride_tricks.as_strided(x, shape, strides if c is None else c)
