@@ -40,6 +40,8 @@ def method(name):
         if read_only_arrays or in_bounds_arrays:
             if writes is not None:
                 refuse_write(self, writes)
+            elif name == "byteswap" and (kwargs.get("inplace") or (args and args[0])):
+                refuse_write(self, "byteswap")
             if kwargs.get("out") is not None:
                 refuse_write(kwargs["out"], "output")
         bare = not args and not kwargs

@@ -272,7 +272,7 @@ _WRITES = {
     "put": lambda h: h.put([0], [0]), "copyto": lambda h: numpy.copyto(h, 0),
     "putmask": lambda h: numpy.putmask(h, h == 0, 0), "place": lambda h: numpy.place(h, h == 0, [0]),
     "fill_diagonal": lambda h: numpy.fill_diagonal(h, 0), "flat": lambda h: h.flat.__setitem__(0, 0),
-    "at": lambda h: numpy.add.at(h, [0], 0),
+    "at": lambda h: numpy.add.at(h, [0], 0), "byteswap": lambda h: h.byteswap(True),
 }
 
 

@@ -56,6 +56,7 @@ WRITES = {
     "t.real = 99": lambda m, t: setattr(t, "real", 99),
     "np.nditer(t, readwrite)": lambda m, t: _nditer_write(m, t),
     "cupy.asarray(t)[0] = 99": lambda m, t: _raw(m, t).__setitem__(0, 99),
+    "t.byteswap(inplace=True)": lambda m, t: t.byteswap(inplace=True),
     "t.sort()": lambda m, t: t.sort(),
     "t[::-1].sort()": lambda m, t: t[::-1].sort(),
 }

@@ -52,6 +52,7 @@ WRITES = {
     "np.putmask(v, v > 0, 7)": lambda m, v: m.putmask(v, v > 0, 7.0),
     "v.flat[0] = 7": lambda m, v: v.flat.__setitem__(0, 7.0),
     "np.add.at(v, [0], 1)": lambda m, v: m.add.at(v, [0], 1.0),
+    "v.byteswap(True)": lambda m, v: v.byteswap(True),
     "v.setflags(write=True)": lambda m, v: v.setflags(write=True),
 }
 
