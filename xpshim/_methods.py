@@ -17,6 +17,25 @@ from ._registry import KEEPS_ORDER, METHOD_ARRAY_ARGS, ZERO_D_ARRAY_METHODS
 _SORTS = frozenset({"sort", "argsort"})  # (methods whose kind= CuPy's take as "stable" only: _stable_sort)
 
 
+_OUT_AT = {}
+
+
+def _out_position(name):
+    """Where the method ``name`` takes ``out`` by position (x.clip(lo, hi, out): 2), read from
+    NumPy's function of that name, whose first parameter is the array (once); None where it
+    takes none."""
+    if name not in _OUT_AT:
+        import inspect
+
+        f = getattr(numpy, name, None)
+        try:
+            params = list(inspect.signature(f).parameters) if callable(f) else []
+        except (TypeError, ValueError):  # (a C function with no signature)
+            params = []
+        _OUT_AT[name] = params.index("out") - 1 if "out" in params and params.index("out") >= 1 else None
+    return _OUT_AT[name]
+
+
 def method(name):
     """An ndarray method for GPU arrays: CuPy's method if it has one that takes
     the given keywords, else NumPy's on a host copy (counted, warned)."""
@@ -44,6 +63,10 @@ def method(name):
                 refuse_write(self, "byteswap")
             if kwargs.get("out") is not None:
                 refuse_write(kwargs["out"], "output")
+            elif len(args) > 1:
+                at = _out_position(name)
+                if at is not None and len(args) > at and args[at] is not None:
+                    refuse_write(args[at], "output")  # (out= by position: x.clip(0, 1, o))
         bare = not args and not kwargs
         if bare and needs_args:
             try:

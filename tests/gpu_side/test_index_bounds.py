@@ -44,6 +44,7 @@ WRITES = {
     "np.multiply(t, 30, out=t)": lambda m, t: m.multiply(t, 30, out=t),
     "np.cumsum(t, -1, out=t)": lambda m, t: m.cumsum(t, -1, out=t),
     "np.clip(t, 50, 60, out=t)": lambda m, t: m.clip(t, 50, 60, out=t),
+    "(t + 50).cumsum(-1, None, t)": lambda m, t: (t + 50).cumsum(-1, None, t),
     "t.fill(99)": lambda m, t: t.fill(99),
     "t.put([0], [99])": lambda m, t: t.put([0], [99]),
     "np.copyto(t, 99)": lambda m, t: m.copyto(t, 99),

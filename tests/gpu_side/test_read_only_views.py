@@ -43,6 +43,7 @@ WRITES = {
     "np.add(v, 1, out=v)": lambda m, v: m.add(v, 1.0, out=v),
     "np.sum(w, out=v)": lambda m, v: m.sum(m.ones((2,) + v.shape), axis=0, out=v),
     "v.clip(0, 1, out=v)": lambda m, v: v.clip(0, 1, out=v),
+    "w.cumsum(-1, None, v)": lambda m, v: (v + 1).cumsum(-1, None, v),
     "v.fill(7)": lambda m, v: v.fill(7.0),
     "v.sort()": lambda m, v: v.sort(),
     "v.partition(0)": lambda m, v: v.partition(0),
