@@ -1288,7 +1288,8 @@ class ndarray(metaclass=_NdarrayMeta):
         r = a[key] if basic else a[_index(self, key)]  # (basic: CuPy raises as NumPy does)
         size = r.size if basic else max(r.size, _placement.mask_extent(key))
         ndim = r.ndim
-        if ndim and size >= _placement.limit and a.size >= _placement.part_limit:  # a large part: GPU work, counted against the loop
+        # a large part of an array at twice the crossover or more: GPU work, counted against the loop
+        if ndim and size >= _placement.limit and a.size >= _placement.part_limit:
             self._n = _placement.large_part(self._n, size)
             return wrap(r)
         if ndim and size == a.size:  # all of it (C[None, :, :]): the array's own use, not a loop's
