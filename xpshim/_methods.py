@@ -11,7 +11,7 @@ import numpy
 from . import _backend, _errors, _fallback
 from ._arguments import call_gpu, check_index_dtype, converter, into_host, kwargs_gap, out_of_memory, refusal
 from ._ndarray import (MAKES_READ_ONLY, as_value, dev, fresh, host, host_only_dtype, keep_order, mark_read_only, ndarray,
-                       in_bounds_arrays, read_only_arrays, refuse_write, wrap)
+                       element_readers, in_bounds_arrays, read_only_arrays, refuse_write, wrap)
 from ._registry import KEEPS_ORDER, METHOD_ARRAY_ARGS, ZERO_D_ARRAY_METHODS
 
 _SORTS = frozenset({"sort", "argsort"})  # (methods whose kind= CuPy's take as "stable" only: _stable_sort)
@@ -56,7 +56,7 @@ def method(name):
     needs_args = _refuses_bare(npm)
 
     def m(self, *args, **kwargs):
-        if read_only_arrays or in_bounds_arrays:
+        if read_only_arrays or in_bounds_arrays or element_readers:
             if writes is not None:
                 refuse_write(self, writes)
             elif name == "byteswap" and (kwargs.get("inplace") or (args and args[0])):

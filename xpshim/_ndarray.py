@@ -87,6 +87,8 @@ def _own(r, pinned=False):
         o = ref()
         if o is not None and o._d is r:
             if pinned:
+                if _READERS:
+                    _storage.detach(o._st)
                 o._st.pinned = True
             return o
     o = _new(ndarray)
@@ -285,9 +287,14 @@ def refuse_outs(out):
 def refuse_write(x, kind="assign"):
     """Before a write of ``kind`` (``_WRITES``) into ``x``: NumPy's error where ``x`` is read-only;
     what was known of the bounds of the arrays of its storage is forgotten (``_IN_BOUNDS``). Every
-    write into an xpshim array through xpshim passes here, where either registry holds one."""
+    write into an xpshim array through xpshim passes here, where any registry holds one. Element
+    values that read its memory in place get their own copies first (``_READERS``)."""
     if _IN_BOUNDS and type(x) is ndarray:
         forget_bounds(x)
+    if _READERS and type(x) is ndarray:
+        if x._p is _LAZY:
+            _settle(x)
+        _storage.detach(x._st)
     if _READ_ONLY and is_read_only(x):
         if kind == "at":  # (NumPy's ufunc.at writes into a read-only array of one dimension, not of more)
             _WRITES["at"](numpy.broadcast_to(numpy.zeros(1), (2,) * max(_meta(x).ndim, 1)))
@@ -348,6 +355,17 @@ def known_bounds(x):
         forget_bounds(x)
         return None
     return e[1], e[2]
+
+
+def written(x):
+    """Before a write that no check refuses (a write-back of host copies NumPy wrote into): what
+    ``refuse_write`` forgets and copies, without its refusal."""
+    if _IN_BOUNDS:
+        forget_bounds(x)
+    if _READERS:
+        if x._p is _LAZY:
+            _settle(x)
+        _storage.detach(x._st)
 
 
 def forget_bounds(x):
@@ -509,7 +527,7 @@ def host(x, reason):
     """A NumPy copy of a GPU array (counted; data placed on the host is copied there)."""
     if _placement.seeding:  # (a small array auto mode made on the GPU, read by NumPy: a host line)
         _placement.read_on_host(x)
-    h = _hview(x).copy() if x._st.host else _transfer.to_host(x._a, reason)
+    h = _hview(x).copy() if x._st.host else _transfer.to_host(_read(x), reason)
     made = _ARRAY_FUNCTION.made
     if made is not None:  # (NumPy's own function runs on GPU arrays: ndarray.__array_function__)
         made.append(h)
@@ -585,7 +603,7 @@ def _scalar(x, reason):
         return _hview(x).reshape(())
     a = x._d
     if a is None:
-        a = x._a  # (a view made on the host: made now)
+        a = _read(x)  # (a view made on the host: made now; an element value's in place)
     _transfer.count_copy(_transfer.VALUE_READ, a.itemsize, reason)
     return a
 
@@ -597,8 +615,9 @@ def _value_host(x, reason):
         _placement.read_on_host(x)
     if x._st.host:
         return _hview(x).copy()
-    _transfer.count_copy(_transfer.VALUE_READ, x._a.nbytes, reason)
-    return x._a.get()
+    a = _read(x)
+    _transfer.count_copy(_transfer.VALUE_READ, a.nbytes, reason)
+    return a.get()
 
 
 # ---------------------------------------------------------------- indexing
@@ -779,17 +798,33 @@ def as_value(o, sources=()):
 def as_array(o):
     """``o`` as a 0-d array where a function's 0-d answer is NumPy's array (``np.asarray(x)``)."""
     if type(o) is ndarray and o._v:
+        if o._p is _LAZY:
+            _settle(o)
         o._v = False
     return o
 
 
-def _element(r, key):
-    """``x[key]`` where CuPy answered ``r``, a 0-d view: NumPy's scalar, which is a value. So a
-    copy of the element, made on the device in stream order (no synchronisation: later writes to
-    ``x`` are queued after it), marked as a value (``_v``: its in-place operators rebind, as a
-    NumPy scalar's do). An index with an Ellipsis (``x[...]`` of a 0-d array) is NumPy's 0-d view."""
+def _element(r, key, st=None):
+    """``x[key]`` where CuPy answered ``r``, a 0-d view: NumPy's scalar, which is a value, marked so
+    (``_v``: its in-place operators rebind, as a NumPy scalar's do). Of ``x``'s storage ``st``, the
+    value reads ``r`` in place, copy-on-write: ``_d`` None, the view in ``_hv`` (which ``_meta``
+    reads), ``_p`` ``_LAZY``; operators and conversions read the view, anything else (``_a``) and
+    any write into the storage (``refuse_write``, ``_storage.detach``) copy it first (``_settle``).
+    Else, or where ``x``'s raw handle was given out (writes not seen), a copy of the element made
+    on the device in stream order (no synchronisation: later writes to ``x`` are queued after it).
+    An index with an Ellipsis (``x[...]`` of a 0-d array) is NumPy's 0-d view."""
     if key is Ellipsis or (type(key) is tuple and any(k is Ellipsis for k in key)):
         return wrap(r)
+    if st is not None and not st.pinned:
+        o = _new(ndarray)
+        o._d = o._b = None
+        o._hv = r
+        o._p = _LAZY
+        o._st = _storage.new(r, True)  # (pinned: never moved while it reads another's memory)
+        o._n = 0
+        o._v = True
+        _storage.add_reader(st, o)
+        return o
     c = _copy_element(r)
     # (_own's work, inline, less the owner's registration: no function hands this private copy
     # back to be recognised; a frame and a weak reference less per element read)
@@ -800,6 +835,30 @@ def _element(r, key):
     o._n = 0
     o._v = True
     return o
+
+
+_LAZY = (None, None)  # (_p of an element value reading its array's memory in place: _element)
+_READERS = element_readers = _storage.READERS
+
+
+def _settle(o):
+    """The element value ``o`` (``_element``) with its own copy of the element, before the memory
+    it reads is written (or ``o``'s device array is wanted for anything but a read)."""
+    if o._p is _LAZY:
+        c = _copy_element(o._hv)
+        st = o._st
+        st.d, st.flat, st.pinned = c, None, False
+        o._d, o._hv, o._p = c, None, None
+    return o._d
+
+
+_storage.settle = _settle
+
+
+def _read(x):
+    """``x``'s device array for a read into a new array or a Python value (an operator, a
+    conversion): an element value not yet copied reads its array's memory in place."""
+    return x._hv if x._p is _LAZY else x._a
 
 
 def _copy_element(r):
@@ -882,6 +941,8 @@ class ndarray(metaclass=_NdarrayMeta):
         d = self._d
         if d is None:  # a view made on the host (x[i:j] while moved): indexed as then
             p, key = self._p
+            if p is None:  # (an element value reading its array in place: its own copy now)
+                return _settle(self)
             d = self._d = p._a[key]
             self._p = None
         return d
@@ -941,6 +1002,8 @@ class ndarray(metaclass=_NdarrayMeta):
         """The device array handed out as such (CUDA interfaces, DLPack, ``cupy.asarray``): its
         memory is shared from now on, so the storage never leaves the device again."""
         a = self._a
+        if _READERS:  # (writes through the handle are not seen: element values copy first)
+            _storage.detach(self._st)
         self._st.pinned = True
         return a
 
@@ -951,7 +1014,7 @@ class ndarray(metaclass=_NdarrayMeta):
 
     @real.setter
     def real(self, v):
-        if _READ_ONLY or _IN_BOUNDS:
+        if _READ_ONLY or _IN_BOUNDS or _READERS:
             refuse_write(self)
         self._a.real = _value(v)
 
@@ -962,7 +1025,7 @@ class ndarray(metaclass=_NdarrayMeta):
 
     @imag.setter
     def imag(self, v):
-        if _READ_ONLY or _IN_BOUNDS:
+        if _READ_ONLY or _IN_BOUNDS or _READERS:
             refuse_write(self)
         self._a.imag = _value(v)
 
@@ -973,7 +1036,7 @@ class ndarray(metaclass=_NdarrayMeta):
 
     @flat.setter
     def flat(self, value):
-        if _READ_ONLY or _IN_BOUNDS:
+        if _READ_ONLY or _IN_BOUNDS or _READERS:
             refuse_write(self, "flat")
         above.flatiter.assign(self, value)
 
@@ -1111,7 +1174,7 @@ class ndarray(metaclass=_NdarrayMeta):
 
     def fill(self, value):
         """``numpy.ndarray.fill``, -0.0 kept (CuPy's fill writes any zero by memset)."""
-        if _READ_ONLY or _IN_BOUNDS:
+        if _READ_ONLY or _IN_BOUNDS or _READERS:
             refuse_write(self, "fill")
         if self._st.host or _device.placing():
             with _storage.lock(self._st):
@@ -1298,26 +1361,26 @@ class ndarray(metaclass=_NdarrayMeta):
         n = self._n + 1  # an element or a small part, as a loop over an array reads it
         if n < _placement.MIGRATE_AFTER:
             self._n = n
-            return wrap(r) if ndim else _element(r, key)
+            return wrap(r) if ndim else _element(r, key, st)
         if basic and not _device.placing():
             # (scalar_access's answer where arrays are not placed by size: nothing moves, and
             # the count starts again; a basic key's host_key is the key itself)
             self._n = 0
-            return wrap(r) if ndim else _element(r, key)
+            return wrap(r) if ndim else _element(r, key, st)
         hk = _placement.host_key(key)  # (None: GPU arrays in the key; the data stays on the GPU)
         if hk is None or not _placement.move_due(self, n):  # (no move now: the part already read serves)
             self._n = n if _device.placing() else 0
-            return wrap(r) if ndim else _element(r, key)
+            return wrap(r) if ndim else _element(r, key, st)
         del r, a  # (a move needs the storage free of device views)
         if _placement.scalar_access(self, n):
             return self[key]
         r = self._a[key] if basic else self._a[_index(self, key)]
-        return wrap(r) if r.ndim else _element(r, key)
+        return wrap(r) if r.ndim else _element(r, key, self._st)
 
     def __setitem__(self, key, value):
         if self._v:  # (NumPy's scalar, which an element read gives, takes no assignment)
             raise TypeError(f"'numpy.{_meta(self).dtype.name}' object does not support item assignment")
-        if _READ_ONLY or _IN_BOUNDS:
+        if _READ_ONLY or _IN_BOUNDS or _READERS:
             refuse_write(self)
         st = self._st
         if st.host:
@@ -1619,7 +1682,7 @@ class Flat:
         return wrap(a[k] if whole else a.flat[k])
 
     def __setitem__(self, key, value):
-        if _READ_ONLY or _IN_BOUNDS:
+        if _READ_ONLY or _IN_BOUNDS or _READERS:
             refuse_write(self._base, "flat")
         k, whole = self._key(key)
         a = self._base._a
@@ -1691,7 +1754,7 @@ def _binary(op, hop):
         if t is ndarray:
             o = other._d
             if o is None or other._st.host:
-                o = other._a
+                o = _read(other)
         elif t is float or t is int:
             o = other
         else:
@@ -1700,7 +1763,7 @@ def _binary(op, hop):
                 return NotImplemented
         a = self._d
         if a is None or self._st.host:
-            a = self._a
+            a = _read(self)
         r = op(a, o)
         if type(r) is _cupy_ndarray and r.ndim > 1:
             r = keep_order(r, (self, other))
@@ -1748,7 +1811,7 @@ def _reflected(op, hop):
             return NotImplemented
         a = self._d
         if a is None or self._st.host:
-            a = self._a
+            a = _read(self)
         r = op(o, a)
         if type(r) is _cupy_ndarray and r.ndim > 1:
             r = keep_order(r, (self, other))
@@ -1763,7 +1826,7 @@ def _inplace(op, hop, binary):
             if type(r) is ndarray and not r._d.ndim:
                 r._v = True
             return r
-        if _READ_ONLY or _IN_BOUNDS:
+        if _READ_ONLY or _IN_BOUNDS or _READERS:
             refuse_write(self, "output")
         st = self._st
         if st.host or _device.placing():  # where moves happen: one at a time with the writes

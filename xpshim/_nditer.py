@@ -14,7 +14,7 @@ https://numpy.org/doc/stable/reference/generated/numpy.nditer.html
 import numpy
 
 from . import _fallback, _transfer
-from ._ndarray import forget_bounds, host, ndarray
+from ._ndarray import host, ndarray, written
 
 
 def _writeable(op_flags, n):
@@ -56,7 +56,7 @@ class _GpuIter:
 
     def _write_back(self):
         for g, h in self._back:  # (the host copies NumPy wrote into, its cast buffers resolved)
-            forget_bounds(g)
+            written(g)
             g._a[...] = _transfer.to_device(h, "nditer write-back")
 
     def __iter__(self):

@@ -29,9 +29,9 @@ def _write_back(arr, h):
 
     snap = _snapshots.pop(id(h), None)
     if snap is None or not numpy.array_equal(h.reshape(-1).view(numpy.uint8), snap.reshape(-1).view(numpy.uint8)):
-        from ._ndarray import forget_bounds
+        from ._ndarray import written
 
-        forget_bounds(arr)
+        written(arr)
         arr._a[...] = _transfer.to_device(h, "numba @jit write-back")
 
 

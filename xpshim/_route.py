@@ -19,7 +19,7 @@ from . import _methods  # noqa: F401  (the GPU arrays a route answers with have 
 from ._arguments import (REFUSALS, refusal, array_like, array_like_params, array_likes, call_gpu, gpu_args, host_class, into_host, kwargs_gap,
                          locate, out_of_memory, to_host_args)
 from ._ndarray import (MAKES_READ_ONLY, arraylike, as_array, as_value, fresh, host, host_only_dtype, keep_order,
-                       in_bounds_arrays, mark_read_only, ndarray, read_only_arrays, refuse_outs,
+                       element_readers, in_bounds_arrays, mark_read_only, ndarray, read_only_arrays, refuse_outs,
                        refuse_write)
 from ._registry import KEEPS_ORDER, WRITES_INTO, ZERO_D_ARRAYS
 
@@ -191,7 +191,7 @@ class Route:
     def gpu(self, args, kwargs):
         if self.out_at is not None and len(args) > self.out_at:  # out given by position: by keyword
             args, kwargs = self.by_keyword(args, kwargs)
-        if read_only_arrays or in_bounds_arrays:  # (NumPy's error for a write into a read-only view)
+        if read_only_arrays or in_bounds_arrays or element_readers:  # (NumPy's error for a write into a read-only view)
             if self.writes and args:
                 refuse_write(args[0], self.short)
             if kwargs and kwargs.get("out") is not None:

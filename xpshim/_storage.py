@@ -66,6 +66,47 @@ def new(d, pinned=False, owner=None):
     return st
 
 
+# Copy-on-write element reads (docs/differences.md): an element read of a GPU array, NumPy's scalar,
+# is a value; rather than copy it on the device at the read (CuPy's a[3] is a view: the copy costs
+# more than the read), the value reads its array's memory in place until that memory is about to
+# be written: id(storage) -> [weak reference to the storage, weak references to the values reading
+# it]. Every write through xpshim detaches the storage's readers first (_ndarray.refuse_write), as
+# do a move back to the device (below) and a raw handle given out (its writes are not seen).
+READERS = {}
+settle = None  # (_ndarray's: give one value its own copy; set there, where copies are made)
+_readers_sweep_at = [1024]
+
+
+def add_reader(st, value):
+    """Note that element value ``value`` reads ``st``'s device memory in place."""
+    e = READERS.get(id(st))
+    if e is None or e[0]() is not st:
+        READERS[id(st)] = [_ref(st), _ref(value)]
+        if len(READERS) > _readers_sweep_at[0]:
+            _sweep_readers()
+    else:
+        e.append(_ref(value))
+        if not len(e) & 255:  # (a loop's reads, most of them gone: dropped every 256)
+            e[1:] = [r for r in e[1:] if r() is not None]
+
+
+def _sweep_readers():
+    for k, e in list(READERS.items()):
+        if e[0]() is None or all(r() is None for r in e[1:]):
+            del READERS[k]
+    _readers_sweep_at[0] = max(1024, 2 * len(READERS))
+
+
+def detach(st):
+    """Before ``st``'s device memory is written: each value still reading it gets its own copy."""
+    e = READERS.pop(id(st), None)
+    if e is not None and e[0]() is st:
+        for r in e[1:]:
+            v = r()
+            if v is not None:
+                settle(v)
+
+
 def lock(st):
     """The storage's re-entrant lock (made on first use: most arrays never need one)."""
     lk = st.lock
@@ -117,6 +158,8 @@ def to_device(st, reason):
     with lock(st):
         if not st.host:
             return
+        if READERS:  # (the copy overwrites the device memory that element values may read)
+            detach(st)
         st.gen += 1
         try:
             _transfer.place_on_device_into(st.h, _flat(st), reason)

@@ -12,7 +12,7 @@ import numpy
 from . import _backend, _device, _errors, _fallback, _gaps, _placement, _signatures
 from ._arguments import (NUMPY_SCALARS, array_like, as_indices, call_gpu, host_class, host_outs, interface_like,
                          kwargs_gap, locate, numbers_alone, out_of_memory, through_stand_ins, to_host_args)
-from ._ndarray import (arraylike, as_value, dev, fresh, host_only_dtype, in_bounds_arrays, keep_order, ndarray,
+from ._ndarray import (arraylike, as_value, dev, fresh, host_only_dtype, element_readers, in_bounds_arrays, keep_order, ndarray,
                        read_only_arrays, refuse_outs, refuse_write, wrap)
 from ._registry import NO_OP_KWARGS
 from ._route import Route, gpu_result, refusal
@@ -66,7 +66,7 @@ class UfuncRoute:
                 nin = self.np.nin
                 kwargs = {**kwargs, "out": args[nin:] if len(args) - nin > 1 else args[nin]}
                 args = args[:nin]
-            if (read_only_arrays or in_bounds_arrays) and kwargs.get("out") is not None:  # (a read-only out=)
+            if (read_only_arrays or in_bounds_arrays or element_readers) and kwargs.get("out") is not None:  # (a read-only out=)
                 refuse_outs(kwargs["out"])
             if not kwargs or (len(kwargs) == 1 and "out" in kwargs):  # the common cases, without a call to locate
                 on_host = on_gpu = False
@@ -222,7 +222,7 @@ class UfuncRoute:
         """The ufunc's ``method`` (``reduce``, ``at``, ...) once a GPU array can exist: CuPy's
         reduction named in ``table``, CuPy's method, xpshim's GPU version, or NumPy's on the host."""
         npm = getattr(self.np, method)
-        if read_only_arrays or in_bounds_arrays:
+        if read_only_arrays or in_bounds_arrays or element_readers:
             if kwargs.get("out") is not None:
                 refuse_outs(kwargs["out"])
             if method == "at" and args and type(args[0]) is ndarray:
