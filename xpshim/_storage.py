@@ -81,13 +81,27 @@ def add_reader(st, value):
     """Note that element value ``value`` reads ``st``'s device memory in place."""
     e = READERS.get(id(st))
     if e is None or e[0]() is not st:
-        READERS[id(st)] = [_ref(st), _ref(value)]
+        READERS[id(st)] = [_ref(st, _released(id(st))), _ref(value)]
         if len(READERS) > _readers_sweep_at[0]:
             _sweep_readers()
     else:
         e.append(_ref(value))
         if not len(e) & 255:  # (a loop's reads, most of them gone: dropped every 256)
             e[1:] = [r for r in e[1:] if r() is not None]
+
+
+def _released(key):
+    """When the storage goes, its values still reading it get their own copies: a value holds no
+    allocation alive that NumPy's scalar would not (``big_temporary[0]`` kept in a list)."""
+    def gone(ref, readers=READERS):  # (bound here: at exit the globals are gone)
+        e = readers.get(key)
+        if e is not None and e[0] is ref:
+            del readers[key]
+            for r in e[1:]:
+                v = r()
+                if v is not None and settle is not None:
+                    settle(v)
+    return gone
 
 
 def _sweep_readers():

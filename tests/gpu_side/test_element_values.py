@@ -108,3 +108,19 @@ def test_a_loop_of_element_reads_keeps_no_growing_list(gpu):
     e = _storage.READERS.get(id(a._st))
     assert total == 20 * 4950.0
     assert e is None or len(e) <= 257, f"{len(e)} entries kept"
+
+
+def test_a_value_kept_after_its_array_is_gone_holds_no_memory_of_it(gpu):
+    """``vals.append(temporary[3])``: NumPy's scalar keeps no array alive; nor does the value,
+    which gets its own copy when its array goes (its view of the array's memory dropped)."""
+    vals = []
+    for k in range(5):
+        t = xpshim.arange(1000.0) + k
+        vals.append(t[3])
+        del t
+    import gc
+
+    gc.collect()
+    assert [float(v) for v in vals] == [3.0, 4.0, 5.0, 6.0, 7.0]
+    held = [v for v in vals if v._hv is not None or v._d is None or v._d.base is not None]
+    assert not held, f"{len(held)} of 5 values still view their array's memory"
