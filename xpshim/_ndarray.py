@@ -1431,6 +1431,24 @@ class ndarray(metaclass=_NdarrayMeta):
 
     # -- NumPy protocols: NumPy ufuncs on GPU arrays run on the GPU --------
     def __array_ufunc__(self, uf, method, *inputs, **kwargs):
+        if not kwargs and method == "__call__":
+            # (a NumPy scalar or array and a part of data a loop moved to the host, no keywords:
+            # np.float64(w) * x[c, i:j], NumPy's operator reaching here; NumPy's ufunc on the host
+            # arrays at once, without _host_args' general walk)
+            hs = []
+            for x in inputs:
+                t = type(x)
+                if t is ndarray:
+                    if not x._st.host:
+                        break
+                    h = x._hv
+                    hs.append(h if h is not None else _hview(x))
+                elif t is _HOST_ARRAY or t in _SCALARS or isinstance(x, numpy.generic):
+                    hs.append(x)
+                else:
+                    break
+            else:
+                return uf(*hs)
         on_host = _host_args(inputs, kwargs)
         if on_host is not None:  # data a loop moved to the host, and no GPU data: NumPy's ufunc there
             r = getattr(uf, method)(*on_host[0], **on_host[1])
