@@ -10,7 +10,7 @@ import contextlib
 import contextvars
 import os
 
-from . import _backend
+from . import _backend, _config, _hotwork
 from ._config import DEFAULT_CROSSOVER, DEVICES, calibration_path, crossover_env, requested_device
 from ._errors import ConfigError
 
@@ -100,6 +100,8 @@ def resolve_default():
                 return "cpu"  # (not kept: a later call looks again)
             _default = "gpu" if st.usable else "cpu"
             _sized = _default == "gpu"
+            if _sized and _config.seeds == "learn":  # (large host work found by time: _hotwork)
+                _hotwork.start()
     return _default
 
 

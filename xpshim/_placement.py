@@ -40,7 +40,7 @@ from collections.abc import Iterator
 
 import numpy
 
-from . import _backend, _callsite, _config, _device, _storage, _transfer
+from . import _backend, _callsite, _config, _device, _hotwork, _storage, _transfer
 
 # Elements from which a NumPy result of an xpshim call moves to the GPU: the crossover once a
 # GPU is in use, else never. Read on the hot path (one comparison).
@@ -522,6 +522,7 @@ def forget_lines():
     lines.clear()
     _born.clear()
     wide.clear()
+    _hotwork.seen.clear()
     seeds.clear()
     _small_uses.clear()
     _fed_large.clear()
@@ -570,6 +571,20 @@ def host_data_used(h):
     if line is not None and line[0] not in wide and len(wide) < MAX_WIDE:
         wide[line[0]] = True
         seek = True
+
+
+def _hot_work_seen(code):
+    """``_hotwork``'s report: ``code``'s function (or a caller of one) ran large host work in C
+    code no xpshim call saw: its small arrays feed large work, as ``host_data_used`` finds."""
+    global seek
+    if code not in wide and len(wide) < MAX_WIDE and _config.seeds == "learn":
+        wide[code] = True
+        seek = True
+
+
+for _code in list(_hotwork.seen):
+    _hot_work_seen(_code)
+_hotwork.report = _hot_work_seen
 
 
 def seed_line():

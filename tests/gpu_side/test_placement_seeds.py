@@ -3,6 +3,7 @@ that NumPy's own operators made from small host arrays has its small arrays made
 next time, so the broadcast that makes the large array runs there; loops keep NumPy's arrays.
 On the NumPy-backed stand-in: the decisions (where each array is), not the speed."""
 
+import sys
 import numpy
 import pytest
 
@@ -91,8 +92,9 @@ def test_pairwise_differences_run_on_the_gpu_once_learnt(auto, positions):
 
 
 def test_operators_alone_teach_nothing(auto, positions):
-    """The limit of learning: when no xpshim call or GPU work ever takes the large array (only
-    NumPy's operators and methods), xpshim never sees it, and every run stays NumPy's."""
+    """Without the sampler (``_hotwork``, below), the limit of learning: when no xpshim call or GPU
+    work ever takes the large array (only NumPy's operators and methods), xpshim never sees it,
+    and every run stays NumPy's."""
     for _ in range(3):
         got = nbody_methods(np, positions)
     assert all(type(g) is numpy.ndarray for g in got) and not _placement.wide
@@ -441,3 +443,78 @@ def test_seeds_in_a_forced_gpu_block_stay_on_the_gpu(auto):
             s = s * 1.0
         numpy.asarray(s)
     assert is_gpu(s) and not _placement.lines
+
+
+@pytest.fixture
+def sampling():
+    """Auto mode's sampler of large host work, running for the test (on a real GPU it starts when
+    auto mode chooses the GPU)."""
+    from xpshim import _hotwork
+
+    _hotwork.start()
+    yield _hotwork
+    _hotwork.stop()
+
+
+def _pair_sums(np, data):
+    """nbody's pairwise step written with operators and methods only, at a size whose NumPy
+    operations each run for tens of milliseconds (27 million elements)."""
+    pos = np.asarray(data)
+    dx = pos[None, :, :] - pos[:, None, :]
+    r2 = (dx ** 2).sum(axis=2) + 1e-2
+    return pos, dx, (dx * (r2 ** -1.5)[:, :, None]).sum(axis=1)
+
+
+@pytest.fixture
+def sampling_later():
+    """The sampler, started when the test calls this (stopped after the test)."""
+    from xpshim import _hotwork
+
+    yield _hotwork.start
+    _hotwork.stop()
+
+
+def test_large_host_work_that_no_call_sees_is_found_by_time(auto, sampling_later):
+    """nbody as written (only NumPy's operators and methods after its small arrays are made):
+    the sampler finds one of its operations running for tens of milliseconds straight from the
+    user's line, and the function's small arrays are made on the GPU from its next call."""
+    pos = numpy.random.default_rng(2).normal(size=(3000, 3))
+    pos.flags.writeable = False
+    want = _pair_sums(numpy, pos)  # (before the sampler starts: it would learn from this run too)
+    sampling_later()
+    first = _pair_sums(np, pos)
+    assert all(type(g) is numpy.ndarray for g in first)
+    assert _placement.wide, "no function found running large host work"
+    got = _pair_sums(np, pos)
+    assert all(is_gpu(g) for g in got), "the next call's small arrays were not made on the GPU"
+    for g, w in zip(to_numpy(got), want):
+        numpy.testing.assert_allclose(g, w, rtol=1e-12, atol=0)
+
+
+def test_a_loop_of_small_host_work_is_not_found_by_time(auto, sampling):
+    """A loop of small NumPy operations runs for as long, but no one instruction runs for long:
+    nothing is reported, and its arrays stay NumPy's."""
+    import time
+
+    a = np.asarray(numpy.arange(1000.0))
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < 0.3:
+        b = a * 0.5 + 1.0
+        a = np.asarray(b[::-1].copy())
+    assert type(a) is numpy.ndarray
+    assert not sampling.seen and not _placement.wide
+
+
+def test_what_the_sampler_reports_is_a_function_and_its_caller(auto):
+    from xpshim import _hotwork
+
+    def inner():
+        return sys._getframe()
+
+    def outer():
+        return inner()
+
+    f = outer()
+    _hotwork.note(f)
+    assert set(_placement.wide) >= {inner.__code__, outer.__code__}
+    assert _placement.seek

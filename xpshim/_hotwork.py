@@ -1,0 +1,116 @@
+"""Large work that NumPy does on the host where xpshim never sees it, found by sampling.
+
+In auto mode, arrays that NumPy's own operators build from small NumPy arrays (nbody's
+``pos[None, :, :] - pos[:, None, :]`` of a 2048 x 3 ``pos``) stay on the host: no xpshim call
+takes them (docs/placement.md, "Large arrays that NumPy's own operators make"). What shows them
+is time: one operation of the user's line running for tens of milliseconds in C code called
+straight from that line, without the GIL (NumPy's loops release it). A daemon thread reads the
+main thread's frame every ``INTERVAL_S``, when it gets the GIL at once; where the same instruction
+of the same user frame is found ``STREAK`` times in a row, with no xpshim frame above it, that
+function and its caller are reported to placement (``report``), which then
+makes the small arrays they create on the GPU ("seeds"), and the broadcast with them: the rules
+that send a loop's small arrays back to the host apply to these as to any seed. A loop of small
+operations never shows one instruction that long; a frame running in xpshim is xpshim's own work.
+
+Started by the device layer once auto mode places arrays on a real GPU (``start``).
+"""
+
+import sys
+
+from . import _callsite
+
+INTERVAL_S = 0.01
+STREAK = 3  # (three reads of one instruction, ten milliseconds apart: it ran for 20 ms or more)
+GIL_SLACK_S = 0.002  # (a read whose wake-up took longer than this found the GIL held: not counted)
+MAX_SEEN = 4096
+
+seen = {}  # code object -> True: a function (or the caller of one) found running large host work
+report = None  # placement's hook, called with each newly seen code object (set by _placement)
+_thread = None
+_PKG = _callsite.PKG_DIR
+
+
+def sample(frame):
+    """One reading of the main thread's ``frame``, where the user's line runs C code directly (no
+    xpshim frame above it): (its key: the user frame, its instruction and the identities of its
+    locals; the frame), else None."""
+    f = frame
+    inside = _callsite.inside
+    while f is not None:
+        code = f.f_code
+        if code.co_filename.startswith(_PKG):
+            return None  # (xpshim's own work: it sees its arrays)
+        hit = inside.get(code)
+        if hit is None:
+            hit = _callsite.is_inside(code)
+        if not hit:
+            # (its locals too: a loop whose one GIL-releasing operation is where the GIL is always
+            # taken from it shows the same instruction at every read, but its counters move)
+            return (id(f), code, f.f_lasti, tuple(map(id, f.f_locals.values())), f)
+        f = f.f_back
+    return None
+
+
+def note(f):
+    """The user frame ``f`` was found running one instruction for long: its function and its
+    caller's are reported."""
+    for code in (f.f_code, f.f_back.f_code if f.f_back is not None else None):
+        if code is not None and code not in seen and len(seen) < MAX_SEEN and not _callsite.is_inside(code):
+            seen[code] = True
+            if report is not None:
+                report(code)
+
+
+def _run(main_id):
+    import threading
+    import time
+
+    me = threading.current_thread()
+    clock = time.monotonic
+    last, streak = None, 0
+    while _thread is me:
+        t0 = clock()
+        time.sleep(INTERVAL_S)
+        if clock() - t0 > INTERVAL_S + GIL_SLACK_S:
+            # (the GIL came back late: the main thread was running Python, which gives it up only
+            # every switch interval, at the same few instructions of a loop; a long NumPy
+            # operation runs without it)
+            last, streak = None, 0
+            continue
+        frame = sys._current_frames().get(main_id)
+        if frame is None:
+            return  # (the main thread is gone)
+        s = sample(frame)
+        del frame
+        if s is None:
+            last, streak = None, 0
+            continue
+        key = s[:4]
+        if last is not None and key == last:
+            streak += 1
+            if streak == STREAK:
+                note(s[4])
+        else:
+            streak = 1
+        last = key
+        s = None
+
+
+def start():
+    """Start the sampling thread (once per process; a forked child starts none)."""
+    global _thread
+    if _thread is not None:
+        return
+    import threading
+
+    _thread = threading.Thread(target=_run, args=(threading.main_thread().ident,), name="xpshim-hot-work",
+                               daemon=True)
+    _thread.start()
+
+
+def stop():
+    """Stop the sampling thread (tests; it ends within ``INTERVAL_S``)."""
+    global _thread
+    t, _thread = _thread, None
+    if t is not None:
+        t.join()
