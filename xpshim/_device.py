@@ -203,6 +203,8 @@ def device(name, **dask_options):
         resolved = "gpu" if _backend.gpu_status().usable else "cpu"
         if resolved == "gpu":
             _backend.mark_live()
+            if _config.seeds == "learn" and _backend.forced is None:  # (as the process default's auto)
+                _hotwork.start()
     # "auto" on a GPU places by size (_placement); "gpu" puts every new array on the GPU.
     token = _policy.set((resolved, name == "auto" and resolved == "gpu"))
     try:
