@@ -837,6 +837,25 @@ def _element(r, key, st=None):
     return o
 
 
+# Library functions that take an array argument with numpy.asarray and write their result into
+# it: given a GPU array, the write would land in a copy (lost, silently). function name -> the end
+# of its file's path. https://github.com/scipy/scipy/blob/v1.17.1/scipy/ndimage/_ni_support.py
+_WRITES_INTO_COPY = {"_get_output": "scipy/ndimage/_ni_support.py"}
+
+
+
+def _refuse_lost_write():
+    """Raise where the code asking NumPy for this array's host form (``__array__``, the buffer
+    protocol, ``__array_interface__``: NumPy's asarray reads one of them) is a function of
+    ``_WRITES_INTO_COPY``, which writes into what it gets."""
+    code = sys._getframe(2).f_code
+    tail = _WRITES_INTO_COPY.get(code.co_name)
+    if tail is not None and code.co_filename.replace("\\", "/").endswith(tail):
+        raise TypeError(f"{tail.rsplit('/', 1)[0].replace('/', '.')} would write its output into a NumPy copy "
+                        "of this GPU array, which would keep its old values: give it a NumPy array as output= "
+                        "(numpy.empty(shape)), or use the function's return value")
+
+
 _LAZY = (None, None)  # (_p of an element value reading its array's memory in place: _element)
 _READERS = element_readers = _storage.READERS
 
@@ -1074,6 +1093,7 @@ class ndarray(metaclass=_NdarrayMeta):
                 "a GPU array cannot be turned into a NumPy array without a copy; "
                 "use xpshim.asnumpy(x) (or copy=None/True)"
             )
+        _refuse_lost_write()
         h = host(self, "numpy.asarray")
         return h if dtype is None else h.astype(dtype, copy=False)
 
@@ -1096,6 +1116,7 @@ class ndarray(metaclass=_NdarrayMeta):
                 # Numba's typing probes arguments with memoryview(); for a CUDA kernel the
                 # array is then taken through __cuda_array_interface__, in place (no copy)
                 raise TypeError("a GPU array has no host buffer; Numba takes it by __cuda_array_interface__")
+            _refuse_lost_write()
             # The latest copy lives as long as this array: ndarray(buffer=x) keeps only x, and
             # reads the memory after it has given the buffer back
             h = host(self, "buffer protocol")
@@ -1111,6 +1132,7 @@ class ndarray(metaclass=_NdarrayMeta):
         # without copying again); NumPy uses that protocol first too. On 3.11
         # there is no buffer protocol for Python classes: explicit strides make
         # Pillow call tobytes(), and NumPy reads 'data'.
+        _refuse_lost_write()
         a = self._a
         d = {"shape": a.shape, "typestr": a.dtype.str, "descr": a.dtype.descr, "version": 3,
              "strides": None if sys.version_info >= (3, 12) else c_strides(a.shape, a.itemsize)}
