@@ -100,7 +100,10 @@ def _released(key):
             for r in e[1:]:
                 v = r()
                 if v is not None and settle is not None:
-                    settle(v)
+                    try:
+                        settle(v)
+                    except Exception:  # (at the interpreter's exit, the modules it needs are gone: so is the need)
+                        return
     return gone
 
 
