@@ -82,6 +82,12 @@ def report():
         use = (f"in use: arrays under {n} elements stay on the CPU, larger ones go to the GPU; a GPU array "
                "that a Python loop indexes element by element moves to the CPU, and the line that made it "
                "then makes its arrays on the CPU")
+        if _config.seeds == "learn":
+            from . import _hotwork
+
+            use += ("; a function seen running one NumPy operation for 20 ms or more on the CPU (sampled every "
+                    f"{_hotwork.INTERVAL_S * 1e3:.0f} ms) makes its small arrays on the GPU from its next call"
+                    + ("" if _hotwork._thread is not None else " (the sampler starts with the GPU)"))
     elif _device.current_device() == "gpu":
         use = "not in use: every array goes to the GPU (auto mode places by size)"
     else:
