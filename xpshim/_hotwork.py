@@ -108,6 +108,11 @@ def start():
     _thread.start()
 
 
+def running():
+    """True while the sampling thread runs."""
+    return _thread is not None
+
+
 def stop():
     """Stop the sampling thread (tests; it ends within ``INTERVAL_S``)."""
     global _thread

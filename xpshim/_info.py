@@ -87,7 +87,7 @@ def report():
 
             use += ("; a function seen running one NumPy operation for 20 ms or more on the CPU (sampled every "
                     f"{_hotwork.INTERVAL_S * 1e3:.0f} ms) makes its small arrays on the GPU from its next call"
-                    + ("" if _hotwork._thread is not None else " (the sampler starts with the GPU)"))
+                    + ("" if _hotwork.running() else " (the sampler starts with the GPU)"))
     elif _device.current_device() == "gpu":
         use = "not in use: every array goes to the GPU (auto mode places by size)"
     else:

@@ -285,7 +285,8 @@ def refuse_outs(out):
 
 
 def refuse_write(x, kind="assign"):
-    """Before a write of ``kind`` (``_WRITES``) into ``x``: NumPy's error where ``x`` is read-only;
+    """Before a write of ``kind`` (``_WRITES``, or a function doing NumPy's same write into the
+    read-only host array it is given) into ``x``: NumPy's error where ``x`` is read-only;
     what was known of the bounds of the arrays of its storage is forgotten (``_IN_BOUNDS``). Every
     write into an xpshim array through xpshim passes here, where any registry holds one. Element
     values that read its memory in place get their own copies first (``_READERS``)."""
@@ -299,7 +300,8 @@ def refuse_write(x, kind="assign"):
         if kind == "at":  # (NumPy's ufunc.at writes into a read-only array of one dimension, not of more)
             _WRITES["at"](numpy.broadcast_to(numpy.zeros(1), (2,) * max(_meta(x).ndim, 1)))
             return
-        _WRITES.get(kind, _WRITES["output"])(numpy.broadcast_to(numpy.zeros((1, 2)), (2, 2)))
+        replay = kind if callable(kind) else _WRITES.get(kind, _WRITES["output"])  # (a caller's own replay)
+        replay(numpy.broadcast_to(numpy.zeros((1, 2)), (2, 2)))
         raise ValueError("assignment destination is read-only")  # (where NumPy's call raised nothing)
 
 

@@ -18,7 +18,8 @@ from . import _backend, _fallback, _gaps, _transfer
 from . import _methods  # noqa: F401  (the GPU arrays a GPU object answers with have NumPy's methods)
 from ._arguments import call_gpu, gpu_args, locate, to_host_args
 from ._cpupath import describe as _describe
-from ._ndarray import host, host_only_dtype, ndarray, wrap
+from ._ndarray import (element_readers, host, host_only_dtype, in_bounds_arrays, ndarray, read_only_arrays,
+                       refuse_write, wrap)
 from ._registry import ARRAY_PARAMS
 
 def _sizes(args):
@@ -68,12 +69,17 @@ def _writes_back(label, name, f, twin):
         if first and args and type(args[0]) is list and twin is not None:
             return _fallback.run(f"{label}.{name}", getattr(twin, name), args, kwargs,
                                  "a list is written into in place on the host")
+        out = kwargs.get("out") if kwargs else None
+        if read_only_arrays or in_bounds_arrays or element_readers:  # (a write into a GPU array: as every write)
+            if first and args and type(args[0]) is ndarray:
+                refuse_write(args[0], _numpys_write(twin, name, False))
+            if type(out) is ndarray:
+                refuse_write(out, _numpys_write(twin, name, True))
         back = []
         if first and args and type(args[0]) is numpy.ndarray and not host_only_dtype(args[0].dtype):
             d = wrap(_transfer.to_device(args[0], f"{label}.{name} of a NumPy array"))
             back.append((args[0], d))
             args = (d, *args[1:])
-        out = kwargs.get("out") if kwargs else None
         if type(out) is numpy.ndarray or type(out) is ndarray:
             _check_out_layout(name, out)
         if type(out) is numpy.ndarray and not host_only_dtype(out.dtype):
@@ -88,6 +94,27 @@ def _writes_back(label, name, f, twin):
         return r
     call.__name__ = name
     return call
+
+
+def _numpys_write(twin, name, into_out):
+    """The write of NumPy's method ``name`` into a host array (as its first argument, or its
+    ``out=``), on a copy of NumPy's object ``twin`` (its stream untouched): given a read-only
+    array, NumPy's own error (``shuffle``: "array is read-only"; ``permuted``: "out is
+    read-only"); None where there is no twin (the generic refusal then)."""
+    if twin is None:
+        return "output" if into_out else "assign"
+
+    def replay(h):
+        import copy
+
+        m = getattr(copy.deepcopy(twin), name)
+        if not into_out:
+            return m(h)
+        try:
+            return m(out=h)
+        except TypeError:  # (a required argument besides out=: the array permuted's, a shape)
+            return m(numpy.zeros(h.shape), out=h)
+    return replay
 
 
 class GpuObject:
