@@ -21,7 +21,7 @@ import threading
 import numpy
 
 from . import _backend, _transfer
-from ._ndarray import ndarray, wrap
+from ._ndarray import element_readers, in_bounds_arrays, ndarray, read_only_arrays, refuse_write, wrap
 
 _PY_SCALARS = (bool, int, float, complex)
 _METHODS = frozenset({"reduce", "accumulate", "reduceat", "outer", "at"})
@@ -132,6 +132,8 @@ class NumbaUfunc:
         scalars = tuple(not _backend.is_raw_gpu_array(o) for o in ops)
         shapes = [o.shape for o, s in zip(ops, scalars) if not s]
         raw_out = None if out is None else (out._a if type(out) is ndarray else out)
+        if type(out) is ndarray and (read_only_arrays or in_bounds_arrays or element_readers):
+            refuse_write(out, "output")  # (a write into a GPU array: as every write)
         if raw_out is not None and not _on_gpu(out):
             raise TypeError(f"{name}: out= must be a GPU array when the inputs are (got {type(out).__name__})")
         shape = numpy.broadcast_shapes(*shapes, *(() if raw_out is None else (raw_out.shape,)))

@@ -131,3 +131,13 @@ def test_a_value_kept_after_its_array_is_gone_holds_no_memory_of_it(gpu):
     assert [float(v) for v in vals] == [3.0, 4.0, 5.0, 6.0, 7.0]
     held = [v for v in vals if v._hv is not None or v._d is None or v._d.base is not None]
     assert not held, f"{len(held)} of 5 values still view their array's memory"
+
+
+def test_a_numba_vectorize_output_copies_the_values_reading_it(gpu):
+    """xpshim.numba_vectorize's out= (a CUDA kernel writing the GPU array) is a write as any other."""
+    pytest.importorskip("numba")
+    f = xpshim.numba_vectorize(["float64(float64)"])(lambda x: x + 100.0)
+    a = xpshim.arange(8.0)
+    v = a[0]
+    f(a, out=a)
+    assert (float(v), float(a[0])) == (0.0, 100.0)
