@@ -290,12 +290,8 @@ def refuse_write(x, kind="assign"):
     what was known of the bounds of the arrays of its storage is forgotten (``_IN_BOUNDS``). Every
     write into an xpshim array through xpshim passes here, where any registry holds one. Element
     values that read its memory in place get their own copies first (``_READERS``)."""
-    if _IN_BOUNDS and type(x) is ndarray:
-        forget_bounds(x)
-    if _READERS and type(x) is ndarray:
-        if x._p is _LAZY:
-            _settle(x)
-        _storage.detach(x._st)
+    if (_IN_BOUNDS or _READERS) and type(x) is ndarray:
+        written(x)
     if _READ_ONLY and is_read_only(x):
         if kind == "at":  # (NumPy's ufunc.at writes into a read-only array of one dimension, not of more)
             _WRITES["at"](numpy.broadcast_to(numpy.zeros(1), (2,) * max(_meta(x).ndim, 1)))
@@ -360,8 +356,9 @@ def known_bounds(x):
 
 
 def written(x):
-    """Before a write that no check refuses (a write-back of host copies NumPy wrote into): what
-    ``refuse_write`` forgets and copies, without its refusal."""
+    """Before any write into ``x`` (``refuse_write``'s first step; alone, for a write-back of host
+    copies NumPy wrote into): the bounds known of its storage's arrays forgotten, and the element
+    values reading its memory given their own copies."""
     if _IN_BOUNDS:
         forget_bounds(x)
     if _READERS:
@@ -843,7 +840,6 @@ def _element(r, key, st=None):
 # it: given a GPU array, the write would land in a copy (lost, silently). function name -> the end
 # of its file's path. https://github.com/scipy/scipy/blob/v1.17.1/scipy/ndimage/_ni_support.py
 _WRITES_INTO_COPY = {"_get_output": "scipy/ndimage/_ni_support.py"}
-
 
 
 def _refuse_lost_write():
