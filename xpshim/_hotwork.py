@@ -103,9 +103,12 @@ def start():
         return
     import threading
 
-    _thread = threading.Thread(target=_run, args=(threading.main_thread().ident,), name="xpshim-hot-work",
-                               daemon=True)
-    _thread.start()
+    t = threading.Thread(target=_run, args=(threading.main_thread().ident,), name="xpshim-hot-work", daemon=True)
+    _thread = t
+    try:
+        t.start()
+    except RuntimeError:  # (a first call during the interpreter's end: no new thread then, and nothing to learn)
+        _thread = None
 
 
 def running():
