@@ -6,8 +6,9 @@ takes them (docs/placement.md, "Large arrays that NumPy's own operators make"). 
 is time: one operation of the user's line running for tens of milliseconds in C code called
 straight from that line, without the GIL (NumPy's loops release it). A daemon thread reads the
 main thread's frame every ``INTERVAL_S``, when it gets the GIL at once; where the same instruction
-of the same user frame is found ``STREAK`` times in a row, with no xpshim frame above it, that
-function and its caller are reported to placement (``report``), which then
+of the same user frame (and the same locals) is found ``STREAK`` times in a row, with no xpshim
+frame above it and the main thread computing while this one holds the GIL (``_runs_without_gil``),
+that function and its caller are reported to placement (``report``), which then
 makes the small arrays they create on the GPU ("seeds"), and the broadcast with them: the rules
 that send a loop's small arrays back to the host apply to these as to any seed. A loop of small
 operations never shows one instruction that long; a frame running in xpshim is xpshim's own work.
@@ -22,6 +23,7 @@ from . import _callsite
 INTERVAL_S = 0.01
 STREAK = 3  # (three reads of one instruction, ten milliseconds apart: it ran for 20 ms or more)
 GIL_SLACK_S = 0.002  # (a read whose wake-up took longer than this found the GIL held: not counted)
+HOLD_S = 0.001  # (a repeated reading: the GIL held this long to see whether the main thread computes meanwhile)
 MAX_SEEN = 4096
 
 seen = {}  # code object -> True: a function (or the caller of one) found running large host work
@@ -67,6 +69,10 @@ def _run(main_id):
 
     me = threading.current_thread()
     clock = time.monotonic
+    try:  # (the main thread's CPU clock: Linux and macOS)
+        clk = time.pthread_getcpuclockid(main_id)
+    except (AttributeError, OSError):
+        clk = None
     last, streak = None, 0
     while _thread is me:
         t0 = clock()
@@ -87,6 +93,8 @@ def _run(main_id):
             continue
         key = s[:4]
         if last is not None and key == last:
+            if clk is not None and not _runs_without_gil(clk, clock):
+                continue  # (waiting for the GIL, or idle, or not scheduled meanwhile: not counted)
             streak += 1
             if streak == STREAK:
                 note(s[4])
@@ -94,6 +102,20 @@ def _run(main_id):
             streak = 1
         last = key
         s = None
+
+
+def _runs_without_gil(clk, clock):
+    """True when the main thread computes while this one holds the GIL for ``HOLD_S``: it is in C
+    code that released the GIL (a NumPy operation), not running Python (which would wait for the
+    GIL here: a loop's small operations, each a GIL hand-over, look like one long instruction to
+    the frame alone), nor waiting (a sleep, a read: no CPU)."""
+    import time
+
+    c0 = time.clock_gettime(clk)
+    end = clock() + HOLD_S
+    while clock() < end:  # (holding the GIL: a busy wait, shorter than the switch interval)
+        pass
+    return time.clock_gettime(clk) - c0 > HOLD_S / 10
 
 
 def start():
