@@ -388,9 +388,6 @@ def _in_bounds_part(x, key, lo, hi):
     return r
 
 
-_NO_LIMIT = sys.maxsize  # (_placement.limit where no GPU array is placed by size)
-
-
 def _large_partner(sources):
     """GPU work on a small part of one array beside a large part of another (a row of L times a
     block of B, ``L[i, :i + 1] @ B[:i + 1, :]``) is GPU work for both: the small part's array
@@ -424,7 +421,8 @@ def fresh(r, sources=()):
     few functions whose 0-d answers are arrays undo it: _registry.ZERO_D_ARRAYS)."""
     if type(r) is not _cupy_ndarray:
         return wrap(r)
-    if len(sources) > 1 and _placement.limit != _NO_LIMIT:
+    placing = _device.placing()  # (once: gpu mode's calls skip all that follows it)
+    if placing and len(sources) > 1:
         _large_partner(sources)
     b = r.base
     if b is not None:  # (a view of memory of a raw CuPy argument stays where it is)
@@ -432,14 +430,16 @@ def fresh(r, sources=()):
     for s in sources:
         if s is r:  # (a raw CuPy argument handed back)
             return _own(r, pinned=True)
-    if _placement.seeding and _device.placing():  # (auto mode made small arrays on the GPU: their use)
+    if not placing:
+        return _own(r) if r.ndim else _answer_value(_own(r), r, sources)
+    if _placement.seeding:  # (auto mode made small arrays on the GPU: their use)
         line = _placement.seed_use(r.size, sources)
         if line is not None:  # small work on them: a seed too, or, once that is a loop's, NumPy's
             if _placement.lines.get(line):
                 return _placement.moved_at_line(r, line)
             o = _placement.seeded(_own(r), line)
             return _answer_value(o, r, sources) if not r.ndim else o
-    if not _placement.limit <= r.size <= _placement.LINE_CAP or not _device.placing():
+    if not _placement.limit <= r.size <= _placement.LINE_CAP:
         return _answer_value(_own(r), r, sources) if not r.ndim else _own(r)
     line = _placement.birth_line()
     if _placement.lines and _placement.lines.get(line):

@@ -11,6 +11,7 @@ which one a call takes are ``_dispatch.function`` (functions) and ``_ufuncroute`
 
 import inspect
 import operator
+import sys
 
 import numpy
 
@@ -42,6 +43,8 @@ _BY_VALUE = frozenset({"min_scalar_type", "can_cast", "result_type", "permutatio
 # subclass, poly1d, an object with __array__): xpshim's arrays, Python's numbers, strings, None,
 # classes (dtype=np.float32)
 _NO_HOST_FORM = frozenset({ndarray, int, float, complex, bool, str, type(None), type})
+# A plain call's arguments (Route.gpu): xpshim's arrays and Python's numbers and None
+_PLAIN_ARGS = frozenset({ndarray, int, float, bool, type(None)})
 
 
 def _named_result(npf):
@@ -111,7 +114,8 @@ class Route:
     # ufunc fast path, _ufuncroute, without the cpf property's frame)
     __slots__ = ("name", "npf", "cupy_path", "spec", "resolved", "resolved_for", "_accepts", "_gap", "edge", "dtype_at",
                  "axis_at", "writes", "named", "out_at", "positional", "as_tuple", "plain_result",
-                 "by_name", "fills", "zero_d_array", "ordered", "short", "marks")
+                 "by_name", "fills", "zero_d_array", "ordered", "short", "marks", "plain", "plain_keys", "axis_pos",
+                 "dtype_pos")
 
     def __init__(self, name, npf, cupy_path):
         self.name, self.npf, self.cupy_path = name, npf, cupy_path
@@ -139,7 +143,12 @@ class Route:
         # (gpu()'s checks by name, answered once: most names have none)
         self.by_name = name in _DTYPE_READERS or name in _SLICES_INPUT
         self.fills = name in _FILLS
-        self.resolved = self.resolved_for = self._accepts = None
+        # (a call of xpshim arrays and numbers that none of gpu()'s checks before CuPy's call
+        # concerns: a name that writes into its argument, or reads by name, has them all)
+        self.plain = not self.writes and not self.by_name and not self.fills
+        self.axis_pos = self.axis_at if self.axis_at is not None and self.axis_at >= 0 else sys.maxsize
+        self.dtype_pos = self.dtype_at if self.dtype_at is not None and self.dtype_at >= 0 else sys.maxsize
+        self.resolved = self.resolved_for = self._accepts = self.plain_keys = None
         self._gap = _MISSING
 
     @property
@@ -150,6 +159,9 @@ class Route:
             if self.resolved is not None and self.gap is not None and self.gap.replaces:
                 self.resolved = None  # the gap table's version is used instead
             self._accepts = _signatures.accepted(self.resolved) if self.resolved is not None else None
+            # (keywords that CuPy's function takes and no keyword gap claims: a plain call's)
+            g = self.gap
+            self.plain_keys = self._accepts - g.kwargs if g is not None and g.kwargs and self._accepts else self._accepts
             self.resolved = _exact.wrap(self.cupy_path, self.resolved)  # NumPy's formula where CuPy's loop differs
             self.resolved_for = xp
         return self.resolved
@@ -189,6 +201,42 @@ class Route:
         return _fallback.run(self.name, self.npf, args, kwargs, why)
 
     def gpu(self, args, kwargs):
+        # A plain call (np.sum(a, axis=0), np.where(m, a, b), np.zeros(16)): xpshim arrays and
+        # Python numbers (alone or in a flat list or tuple), keywords of numbers that CuPy's
+        # function takes. None of gpu_checked's checks concerns it (each is for an out=, a dtype,
+        # an axis given as an array, or an argument of no GPU form): one pass over the arguments.
+        plain = self.plain and self.resolved_for is _backend.xp and (self.out_at is None or len(args) <= self.out_at)
+        if plain:
+            for x in args:
+                t = type(x)
+                if t not in _PLAIN_ARGS:
+                    if (t is list or t is tuple) and x:  # np.concatenate([a, b]), np.zeros((4, 4))
+                        for v in x:
+                            if type(v) not in _PLAIN_ARGS:
+                                break
+                        else:
+                            continue
+                    plain = False
+                    break
+            else:
+                n = len(args)
+                if (n > self.axis_pos and type(args[self.axis_pos]) is ndarray) or (n > self.dtype_pos and args[self.dtype_pos] is not None):
+                    plain = False
+                elif kwargs:
+                    keys = self.plain_keys
+                    if keys is None or not kwargs.keys() <= keys:
+                        plain = False
+                    else:
+                        for v in kwargs.values():
+                            if type(v) not in _PLAIN_ARGS or type(v) is ndarray:
+                                plain = False
+                                break
+        if plain and self.resolved is not None:
+            return self.on_gpu(self.resolved, args, kwargs)
+        return self.gpu_checked(args, kwargs)
+
+    def gpu_checked(self, args, kwargs):
+        """``gpu``'s call with every check before CuPy's call."""
         if self.out_at is not None and len(args) > self.out_at:  # out given by position: by keyword
             args, kwargs = self.by_keyword(args, kwargs)
         if read_only_arrays or in_bounds_arrays or element_readers:  # (NumPy's error for a write into a read-only view)
@@ -265,6 +313,10 @@ class Route:
             gap = kwargs_gap(cpf, kwargs)
             if gap:
                 return self.filled(args, kwargs, f"CuPy's {self.cupy_path} takes no {', '.join(map(repr, gap))} argument")
+        return self.on_gpu(cpf, args, kwargs)
+
+    def on_gpu(self, cpf, args, kwargs):
+        """The call by CuPy's ``cpf`` (or an edge's handler), its answer as NumPy's."""
         a, kw = gpu_args(args, kwargs, self.spec)
         if a and type(a[0]) is list and self.spec[3] and self.spec[0][0][1] is arraylike:
             # a list at the array parameter that is not numeric data ([None], strings): NumPy's call
