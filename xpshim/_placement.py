@@ -197,6 +197,8 @@ def _square(a, k):
 
 
 def _arange(a, k):
+    if len(a) == 1 and type(a[0]) is int:  # (np.arange(n), a loop's common case)
+        return max(a[0], 0)
     if "start" in k or "stop" in k:
         return None
     start, stop, step = (0, a[0], 1) if len(a) == 1 else (a[0], a[1], a[2] if len(a) > 2 else k.get("step", 1))
@@ -287,6 +289,18 @@ def grows(name, args, kwargs):
     except (TypeError, ValueError, OverflowError):
         return False
     return n is not None and n >= limit
+
+
+def estimate_of_numbers(name, args):
+    """``estimate`` of a call of Python numbers alone, by position (nothing to consume: a loop's
+    ``np.arange(n)`` pays no iterator check)."""
+    try:
+        return _ESTIMATES[name](args, _NO_KWARGS)
+    except (TypeError, ValueError, OverflowError, ZeroDivisionError):
+        return None
+
+
+_NO_KWARGS = {}
 
 
 def estimate(name, args, kwargs):
