@@ -40,7 +40,8 @@ def _routes():
             except (AttributeError, ImportError):
                 continue
             # (a function's wrapper, or a wrapper that is its class's __call__: np.zeros, for its repr)
-            r = _route_in(f if hasattr(f, "__closure__") else type(f).__dict__.get("__call__"))
+            call = f if hasattr(f, "__closure__") else type(f).__dict__.get("__call__")
+            r = _route_in(getattr(call, "__func__", call))  # (a staticmethod's function)
             if r is not None:
                 found.append((f"{sub}.{name}" if sub else name, r))
     return found
