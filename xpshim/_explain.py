@@ -20,7 +20,7 @@ from . import _coverage, _edges, _exact, _gaps, _handwritten, _hostfast, _placem
 from ._dispatch import SHAPE_FIRST
 from ._namespace import numpy_module, public_names
 from ._registry import HOST_IO, HOST_MODULES, HOST_ONLY, NUMPY_OWN, ROUTED_MODULES, WRITES_INTO
-from ._route import resolve_path
+from ._route import Route, resolve_path
 
 _FALLBACK_ALWAYS = (
     "an argument of a dtype with no GPU form (object, string, datetime, structured, longdouble), "
@@ -135,6 +135,10 @@ def _function(sub, name, npf, cp):
         lacks = [k for k in (nkw or ()) if acc is not None and k not in acc and k != "like"]
         lines.append(f"  CuPy function: cupy.{path}")
         lines.append(f"  keywords NumPy takes that CuPy's lacks: {', '.join(lacks) if lacks else 'none'}")
+        if Route(full, npf, path).plain:
+            lines.append("  a plain call (GPU arrays and Python numbers, alone or in a flat list or tuple; keywords of "
+                         "numbers that CuPy's function takes and no gap claims, but out= and dtype=) goes to it at "
+                         "once, without the checks for out=, dtypes, axes given as arrays and arguments of no GPU form")
     lines += ["  " + s for s in _gap_lines(full)]
     edge = _edges.TABLE.get(full)
     if edge is not None:

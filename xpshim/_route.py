@@ -43,8 +43,10 @@ _BY_VALUE = frozenset({"min_scalar_type", "can_cast", "result_type", "permutatio
 # subclass, poly1d, an object with __array__): xpshim's arrays, Python's numbers, strings, None,
 # classes (dtype=np.float32)
 _NO_HOST_FORM = frozenset({ndarray, int, float, complex, bool, str, type(None), type})
-# A plain call's arguments (Route.gpu): xpshim's arrays and Python's numbers and None
+# A plain call's arguments (Route.gpu): xpshim's arrays and Python's numbers and None; the
+# keywords that are not (gpu_checked reads them whatever their value)
 _PLAIN_ARGS = frozenset({ndarray, int, float, bool, type(None)})
+_READ_KEYWORDS = frozenset({"out", "dtype"})
 
 
 def _named_result(npf):
@@ -159,12 +161,20 @@ class Route:
             if self.resolved is not None and self.gap is not None and self.gap.replaces:
                 self.resolved = None  # the gap table's version is used instead
             self._accepts = _signatures.accepted(self.resolved) if self.resolved is not None else None
-            # (keywords that CuPy's function takes and no keyword gap claims: a plain call's)
-            g = self.gap
-            self.plain_keys = self._accepts - g.kwargs if g is not None and g.kwargs and self._accepts else self._accepts
+            self.plain_keys = self.plain_keywords(self.resolved)
             self.resolved = _exact.wrap(self.cupy_path, self.resolved)  # NumPy's formula where CuPy's loop differs
             self.resolved_for = xp
         return self.resolved
+
+    def plain_keywords(self, cpf):
+        """The keywords a plain call (``gpu``) may give CuPy's ``cpf``: those it takes that no
+        keyword gap claims, but ``out`` and ``dtype`` (which ``gpu_checked`` reads); None where
+        its keywords are not known (a plain call takes none)."""
+        acc = _signatures.accepted(cpf) if cpf is not None else None
+        if acc is None:
+            return None
+        g = self.gap
+        return acc - _READ_KEYWORDS - (g.kwargs if g is not None and g.kwargs else frozenset())
 
     @property
     def gap(self):

@@ -66,3 +66,15 @@ def test_command_line():
     r = subprocess.run([sys.executable, "-m", "xpshim", "explain", "np.linalg.norm"], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("xpshim.linalg.norm") and "CuPy function" in r.stdout
+
+
+def test_plain_calls_are_told_for_the_names_that_have_them():
+    """A name that writes into its argument has no plain call (``Route.plain``); one that reads
+    and answers has."""
+    from xpshim._registry import WRITES_INTO
+
+    assert "a plain call" in explain("sum") and "a plain call" in explain("concatenate")
+    writers = sorted(n for n in WRITES_INTO if hasattr(numpy, n) and callable(getattr(numpy, n)))
+    assert writers
+    told = [n for n in writers if "a plain call" in explain(n)]
+    assert not told, told
