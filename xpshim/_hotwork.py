@@ -80,8 +80,12 @@ def _run(main_id):
         if clock() - t0 > INTERVAL_S + GIL_SLACK_S:
             # (the GIL came back late: the main thread was running Python, which gives it up only
             # every switch interval, at the same few instructions of a loop; a long NumPy
-            # operation runs without it)
-            last, streak = None, 0
+            # operation runs without it. Or this thread was not scheduled in time, on a busy
+            # host: where the main thread's CPU clock can be read, a repeated reading is counted
+            # only when it computes without the GIL (_runs_without_gil), so the reading is
+            # skipped without forgetting the streak; else the streak starts again)
+            if clk is None:
+                last, streak = None, 0
             continue
         frame = sys._current_frames().get(main_id)
         if frame is None:
