@@ -18,6 +18,7 @@ changed meanwhile (a seqlock: the write is one NumPy call under the GIL, so it l
 either before the move's copy or is seen as overlapping it).
 """
 
+import sys
 import threading
 import weakref
 
@@ -93,7 +94,7 @@ def add_reader(st, value):
 def _released(key):
     """When the storage goes, its values still reading it get their own copies: a value holds no
     allocation alive that NumPy's scalar would not (``big_temporary[0]`` kept in a list)."""
-    def gone(ref, readers=READERS):  # (bound here: at exit the globals are gone)
+    def gone(ref, readers=READERS, finalizing=sys.is_finalizing):  # (bound here: at exit the globals are gone)
         e = readers.get(key)
         if e is not None and e[0] is ref:
             del readers[key]
@@ -102,8 +103,10 @@ def _released(key):
                 if v is not None and settle is not None:
                     try:
                         settle(v)
-                    except Exception:  # (at the interpreter's exit, the modules it needs are gone: so is the need)
-                        return
+                    except Exception:
+                        if finalizing():  # (at the interpreter's exit the modules it needs are gone: so is the need)
+                            return
+                        raise  # (else Python reports it, as for any weakref callback: never silent)
     return gone
 
 
