@@ -470,6 +470,8 @@ def sampling_later():
     """The sampler, started when the test calls this (stopped after the test)."""
     from xpshim import _hotwork
 
+    _hotwork.stop()  # (a sampler an earlier test left running, and what it saw: not this test's)
+    _hotwork.seen.clear()
     yield _hotwork.start
     _hotwork.stop()
 
