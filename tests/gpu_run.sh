@@ -14,12 +14,16 @@ done
 wait
 passed=0; failed=0
 for i in $(seq 0 $((n - 1))); do
-    line=$(grep -E "^(=+ )?[0-9]+ (passed|failed)|no tests ran|error" "$out/tests/shard$i.log" | tail -1)
+    line=$(grep -E "^(=+ )?[0-9]+ (passed|failed)|no tests ran" "$out/tests/shard$i.log" | tail -1)
+    if [ -z "$line" ]; then  # no summary: the shard's process died (a crash ends it without one)
+        line="1 failed: no summary line (the process died: $(grep -m1 -E "Fatal Python error|Killed|Error" "$out/tests/shard$i.log"))"
+        echo "ERROR shard $i died: see shard$i.log" >> "$out/tests/died.txt"
+    fi
     echo "shard $i: $line"
     p=$(grep -oE "[0-9]+ passed" <<< "$line" | grep -oE "[0-9]+")
     f=$(grep -oE "[0-9]+ (failed|errors?)" <<< "$line" | awk '{s += $1} END {print s + 0}')
     passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
 done
-grep -h "^FAILED\|^ERROR" "$out"/tests/shard*.log | sort > "$out/tests/failed.txt"
+grep -h "^FAILED\|^ERROR" "$out"/tests/shard*.log "$out"/tests/died.txt 2> /dev/null | sort > "$out/tests/failed.txt"
 echo "GPU tests: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

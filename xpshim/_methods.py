@@ -54,6 +54,7 @@ def method(name):
     # a method NumPy refuses to call without arguments (x.reshape(): TypeError) is refused so here,
     # before CuPy's: CuPy's reshape() reshapes to () (a size-1 array's 0-d view, else ValueError)
     needs_args = _refuses_bare(npm)
+    nones = _required(name, arrays)
 
     def m(self, *args, **kwargs):
         if read_only_arrays or in_bounds_arrays or element_readers:
@@ -76,6 +77,10 @@ def method(name):
         try:
             # (self._a, a frame less where it is self._d; no local holds the device array: x.resize
             # counts its references)
+            if nones and any((args[i] if i < len(args) else kwargs.get(k, 0)) is None for k, i in nones):
+                # None as the array: NumPy's 0-d object array, no GPU form (and x.dot(None) ends
+                # the process in CuPy's: its Cython parameter typed as an array lets None through)
+                return _fallback.run_method(self, name, args, kwargs, "None as an array (NumPy's object array)")
             cm = getattr(self._a if self._d is None or self._st.host else self._d, name, None)
             if cm is None:
                 return _fallback.run_method(self, name, args, kwargs, f"cupy.ndarray has no {name}()")
@@ -134,6 +139,20 @@ def method(name):
     m.__wrapped__ = npm
     m.__doc__ = f"ndarray.{name} on the GPU (cupy.ndarray.{name}; NumPy's on a host copy where CuPy lacks it)\n\n{npm.__doc__}"
     return m
+
+
+def _required(name, arrays):
+    """((keyword, position), ...) of the method ``name``'s array parameters that have no default,
+    read from NumPy's function of that name (one it cannot read, such as ``numpy.dot``'s C
+    function, or that names it otherwise, counts as required)."""
+    import inspect
+
+    try:
+        params = inspect.signature(getattr(numpy, name)).parameters
+    except (AttributeError, TypeError, ValueError):
+        params = {}
+    return tuple((k, i) for k, i in arrays.items()
+                 if k not in params or params[k].default is inspect.Parameter.empty)
 
 
 def _refuses_bare(npm):

@@ -45,7 +45,7 @@ _BY_VALUE = frozenset({"min_scalar_type", "can_cast", "result_type", "permutatio
 _NO_HOST_FORM = frozenset({ndarray, int, float, complex, bool, str, type(None), type})
 # A plain call's arguments (Route.gpu): xpshim's arrays and Python's numbers and None; the
 # keywords that are not (gpu_checked reads them whatever their value)
-_PLAIN_ARGS = frozenset({ndarray, int, float, bool, type(None)})
+_PLAIN_ARGS = frozenset({ndarray, int, float, bool})
 _READ_KEYWORDS = frozenset({"out", "dtype"})
 
 
@@ -109,6 +109,21 @@ def resolve_path(mod, path):
     return mod
 
 
+def _required_arrays(npf, pos):
+    """(position, name) of ``npf``'s array parameters that have no default, or None where it has
+    none: None given there is NumPy's 0-d object array (``np.dot(a, None)``: its TypeError), which
+    has no GPU form, and which some of CuPy's functions do not check before they read it
+    (``cupy.dot(a, None)`` and ``a.dot(None)`` end the process, SIGSEGV: its Cython parameters
+    typed as arrays let None through)."""
+    try:
+        params = list(inspect.signature(npf).parameters.values())
+    except (TypeError, ValueError):
+        return None
+    found = tuple((i, params[i].name) for i, _ in pos
+                  if i < len(params) and params[i].default is inspect.Parameter.empty)
+    return found or None
+
+
 class Route:
     """One routed NumPy callable: its NumPy function and where CuPy's is."""
 
@@ -117,7 +132,7 @@ class Route:
     __slots__ = ("name", "npf", "cupy_path", "spec", "resolved", "resolved_for", "_accepts", "_gap", "edge", "dtype_at",
                  "axis_at", "writes", "named", "out_at", "positional", "as_tuple", "plain_result",
                  "by_name", "fills", "zero_d_array", "ordered", "short", "marks", "plain", "plain_keys", "axis_pos",
-                 "dtype_pos")
+                 "dtype_pos", "nones")
 
     def __init__(self, name, npf, cupy_path):
         self.name, self.npf, self.cupy_path = name, npf, cupy_path
@@ -152,6 +167,7 @@ class Route:
         self.dtype_pos = self.dtype_at if self.dtype_at is not None and self.dtype_at >= 0 else sys.maxsize
         self.resolved = self.resolved_for = self._accepts = self.plain_keys = None
         self._gap = _MISSING
+        self.nones = _required_arrays(npf, pos)
 
     @property
     def cpf(self):
@@ -217,9 +233,13 @@ class Route:
         # an axis given as an array, or an argument of no GPU form): one pass over the arguments.
         plain = self.plain and self.resolved_for is _backend.xp and (self.out_at is None or len(args) <= self.out_at)
         if plain:
+            none = False
             for x in args:
                 t = type(x)
                 if t not in _PLAIN_ARGS:
+                    if x is None:  # (np.sum(a, None); None where an array goes is not plain: below)
+                        none = True
+                        continue
                     if (t is list or t is tuple) and x:  # np.concatenate([a, b]), np.zeros((4, 4))
                         for v in x:
                             if type(v) not in _PLAIN_ARGS:
@@ -238,17 +258,30 @@ class Route:
                         plain = False
                     else:
                         for v in kwargs.values():
-                            if type(v) not in _PLAIN_ARGS or type(v) is ndarray:
+                            if v is None:
+                                none = True
+                            elif type(v) not in _PLAIN_ARGS or type(v) is ndarray:
                                 plain = False
                                 break
+                if none and plain and self.nones is not None:
+                    plain = not self.none_as_array(args, kwargs)  # (gpu_checked's host call)
         if plain and self.resolved is not None:
             return self.on_gpu(self.resolved, args, kwargs)
         return self.gpu_checked(args, kwargs)
+
+    def none_as_array(self, args, kwargs):
+        """Whether None is given for one of the array parameters that have no default."""
+        for i, k in self.nones:
+            if (args[i] if i < len(args) else kwargs.get(k, 0) if kwargs else 0) is None:
+                return True
+        return False
 
     def gpu_checked(self, args, kwargs):
         """``gpu``'s call with every check before CuPy's call."""
         if self.out_at is not None and len(args) > self.out_at:  # out given by position: by keyword
             args, kwargs = self.by_keyword(args, kwargs)
+        if self.nones is not None and self.none_as_array(args, kwargs):
+            return self._on_host(args, kwargs, f"{self.name} of None as an array (NumPy's object array)")
         if read_only_arrays or in_bounds_arrays or element_readers:  # (NumPy's error for a write into a read-only view)
             if self.writes and args:
                 refuse_write(args[0], self.short)
