@@ -26,7 +26,7 @@ import sys
 import time
 from typing import NamedTuple
 
-from . import _config
+from . import _config, _exitreaper
 from ._errors import INFO_HINT, DeviceError
 
 # The GPU array module (CuPy) once loaded; None until then. Read from outside as ``xp``
@@ -389,9 +389,16 @@ def _probe():
         return GpuStatus(False, f"CuPy cannot use the GPU ({type(exc).__name__}: {exc})")
     _xp = cupy
     _publish()
+    _exitreaper.arm(_compute_mode_default)  # (the driver's release of the context, after the end)
     name = cupy.cuda.runtime.getDeviceProperties(0)["name"]
     name = name.decode() if isinstance(name, bytes) else name
     return GpuStatus(True, f"{count} CUDA device(s), device 0 is {name}", count)
+
+
+def _compute_mode_default():
+    """Whether device 0 takes contexts of several processes at once (CUDA's default compute mode)."""
+    rt = _xp.cuda.runtime
+    return rt.deviceGetAttribute(rt.cudaDevAttrComputeMode, 0) == 0
 
 
 def _simulated():

@@ -18,6 +18,9 @@ XPSHIM_START_AFTER_MS ms             auto mode starts the GPU once the program h
                                      device this long (default 300; 0: at the first call that asks)
 XPSHIM_PINNED_RESULTS_MAX bytes      pinned memory that live copies from the GPU may hold (_pinned)
 XPSHIM_REGISTERED_MAX bytes          host memory registered in place for repeated uploads (_register)
+XPSHIM_FAST_EXIT 1 | 0               1: a process that used the GPU ends without waiting for the driver's
+                                     release of its GPU memory, which a child process does after it
+                                     (default 1; _exitreaper)
 XPSHIM_DASK_SCHEDULER, XPSHIM_DASK_CHUNK_TYPE, XPSHIM_DASK_CHUNK_BYTES   Dask mode (xpshim/_dask)
 
 Every one is checked here, at import, so that a wrong value stops the program at its start with
@@ -136,6 +139,7 @@ def _read_ms(var, default):
     return value
 
 
+fast_exit = _checked(lambda: _read("XPSHIM_FAST_EXIT", ("0", "1"), "1"), "XPSHIM_FAST_EXIT", "1") == "1"
 simulate_import_ms = _read_ms("XPSHIM_SIMULATE_IMPORT_MS", 20.0)
 # Auto mode starts the GPU once the program has asked for the device this long (_backend.START_AFTER_S;
 # 0: at the first call that asks)

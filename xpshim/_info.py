@@ -53,7 +53,8 @@ def _settings(config, problems):
     crossover = config.crossover_env if config.crossover_env is not None else "-"
     return "  " + "  ".join([show("XPSHIM_DEVICE", config.requested_device), show("XPSHIM_FALLBACK", config.fallback_policy),
                              show("XPSHIM_TRANSFERS", config.transfer_policy), show("XPSHIM_REPORT", config.report_path or "-"),
-                             show("XPSHIM_CROSSOVER", crossover), show("XPSHIM_SEEDS", config.seeds)])
+                             show("XPSHIM_CROSSOVER", crossover), show("XPSHIM_SEEDS", config.seeds),
+                             show("XPSHIM_FAST_EXIT", int(config.fast_exit))])
 
 
 def report():

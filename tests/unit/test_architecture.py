@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent / "xpshim"
 # "__init__" is the package itself.
 LAYERS = (
     ("configuration", ("_errors", "_config", "_lazy", "_callsite", "_warnlines", "_registry")),
-    ("backend", ("_backend", "_preload", "_quickexit", "_hotwork", "_device", "_simgpu")),
+    ("backend", ("_backend", "_preload", "_quickexit", "_exitreaper", "_hotwork", "_device", "_simgpu")),
     ("bytes", ("_transfer", "_storage", "_pinned", "_ntcopy", "_register", "_pil")),
     ("placement", ("_placement",)),
     ("formulas", ("_exact",)),

@@ -200,6 +200,7 @@ VARIABLES = {
     "XPSHIM_SEEDS": (["always", "1"], "use one of learn, eager, off", "eager"),
     "XPSHIM_SIMULATE_IMPORT_MS": (["-1", "soon", "1e9"], "a number from 0 to 600000", "250"),
     "XPSHIM_START_AFTER_MS": (["-1", "later", "1e9"], "a number from 0 to 600000", "0"),
+    "XPSHIM_FAST_EXIT": (["yes", "2", "off"], "use one of 0, 1", "0"),
 }
 # Set by xpshim itself, not by users: `python -m xpshim run` hands its import scope to the
 # multiprocessing children it starts (xpshim/_scope.py)
