@@ -45,7 +45,7 @@ def arm(compute_mode_default):
     import atexit
 
     _armed = True
-    atexit.register(_at_exit, compute_mode_default)
+    atexit.register(_at_exit, compute_mode_default, os.getpid())
 
 
 def device_fds(prefix):
@@ -60,8 +60,10 @@ def device_fds(prefix):
     return keep, other
 
 
-def _at_exit(compute_mode_default):
+def _at_exit(compute_mode_default, pid):
     global forked
+    if os.getpid() != pid:  # (a forked child's end: its parent's CUDA is not its own to ask)
+        return
     try:
         if not compute_mode_default():
             return

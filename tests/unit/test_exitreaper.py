@@ -78,3 +78,16 @@ def test_no_child_where_the_gpu_is_exclusive_or_fast_exit_is_off(tmp_path):
     assert r.returncode == 3 and got["pid"] is None, (r.stderr, got)
     r, got, _, _ = _run(tmp_path, "default", XPSHIM_FAST_EXIT="0")
     assert r.returncode == 3 and got["pid"] is None, (r.stderr, got)
+
+
+def test_a_forked_child_of_the_process_starts_no_child_at_its_end(tmp_path):
+    # (its parent's CUDA is not its own: multiprocessing's fork children, os.fork then sys.exit)
+    prog = _PROG.replace("sys.exit(3)", "pid = os.fork()\nif pid:\n    os.waitpid(pid, 0)\n    os._exit(3)\nsys.exit(5)")
+    dev, other = tmp_path / "nvidia0", tmp_path / "results.txt"
+    dev.write_bytes(b"")
+    other.write_bytes(b"")
+    r = subprocess.run([sys.executable, "-c", prog, str(dev), str(other), "default"], capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode == 3, r.stderr
+    got = json.loads(r.stdout.strip().splitlines()[-1])  # (the child's report: the parent ended by os._exit)
+    assert got["pid"] is None, got
