@@ -7,7 +7,7 @@ and most of that is the driver's release of the context's memory when the proces
 reference to the GPU's device files (``/dev/nvidia*``) goes. Python's own end cannot shorten
 it (``os._exit`` still took 108 ms). A forked child that holds those files and waits for its
 parent's end takes that release over: the parent ended 6 ms after its last line, the release
-then ran in the child (``benchmarks/HISTORY.md``, "Ending a GPU process"). A short script's
+then ran in the child (``benchmarks/HISTORY.md``, "ending a GPU process"). A short script's
 whole run pays that release in full: the seed's 6000x4000 grayscale spends about 1.2 s in
 all.
 
