@@ -43,7 +43,8 @@ _BY_VALUE = frozenset({"min_scalar_type", "can_cast", "result_type", "permutatio
 # subclass, poly1d, an object with __array__): xpshim's arrays, Python's numbers, strings, None,
 # classes (dtype=np.float32)
 _NO_HOST_FORM = frozenset({ndarray, int, float, complex, bool, str, type(None), type})
-# A plain call's arguments (Route.gpu): xpshim's arrays and Python's numbers and None; the
+# A plain call's arguments (Route.gpu): xpshim's arrays and Python's numbers (a None steps
+# aside: it may sit where an array goes, which CuPy does not check); the
 # keywords that are not (gpu_checked reads them whatever their value)
 _PLAIN_ARGS = frozenset({ndarray, int, float, bool})
 _READ_KEYWORDS = frozenset({"out", "dtype"})
