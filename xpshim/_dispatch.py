@@ -109,8 +109,16 @@ def function(modname, name, npf, cupy_path, creation=False):
                         # placement's arrayless would say, sooner)
                         n = a0 if t is int else _placement.small_shape(a0) if t is tuple else None
                         # (or any shape where new arrays are made on the CPU: xpshim.device("cpu"))
-                        if n is not None and ((n < _placement.limit and _device.placing())
-                                              or _device.current_device() == "cpu"):
+                        if n is None:
+                            pass
+                        elif not ((n < _placement.limit and _device.placing())
+                                  or _device.current_device() == "cpu"):
+                            # gpu mode's np.zeros(16): CuPy's, as locate and the device would say
+                            # after the steps below (a shape alone: no array to locate)
+                            if len(args) == 1 and not kwargs and _backend.live and not _device.placing() \
+                                    and _device.current_device() == "gpu":
+                                return route.gpu(args, kwargs)
+                        else:
                             if len(args) == 1 and not kwargs:  # (np.zeros(16): nothing else to check)
                                 return npf(a0)
                             for v in args[1:]:
