@@ -69,6 +69,8 @@ where a sync is the price of NumPy's error (``linalg.inv`` on a singular matrix)
   ``average`` with weights matching some axes (NumPy 2) runs NumPy's code; ``ediff1d`` takes
   numbers and lists as ``to_begin``/``to_end``; ``i0`` of complex values raises NumPy's TypeError;
   with NumPy 2.5, ``rot90`` with a k that is not an integer and ``fix`` warn as NumPy's (deprecated);
+* ``searchsorted`` reads ``side`` as NumPy's: its error for a side that is not "left" or "right"
+  (CuPy's answers "left" for any other);
 * ``array_equal``, ``array_equiv`` and ``allclose`` answer a Python bool, as NumPy's (CuPy's a
   0-d array); ``isclose`` of a float32 array and a Python float compares in float32 (NEP 50).
 """
@@ -398,6 +400,30 @@ def _like_0d(name, at):
         args, kwargs = _with(args, kwargs, at, "shape", (1,))
         return getattr(_backend.xp, name)(*args, **kwargs).reshape(())
     return edge
+
+
+def search_side(side):
+    """``searchsorted``'s side as NumPy reads it: "left" or "right", else NumPy's own TypeError or
+    ValueError. CuPy's reads anything but "right" as "left" (``side == 'right'``, no check:
+    https://github.com/cupy/cupy/blob/v14.0.0/cupy/_sorting/search.py, _searchsorted), so a
+    misspelt side answered there where NumPy refuses it."""
+    if type(side) is str and (side == "left" or side == "right"):
+        return side
+    # (NumPy's converter, by NumPy's own call: its error, or the side it reads, as of b"right")
+    return "right" if numpy.zeros(1).searchsorted(0.0, side) else "left"
+
+
+def _searchsorted(args, kwargs):
+    """searchsorted with its side read as NumPy's (``search_side``)."""
+    side = call_arg(args, kwargs, 2, "side", "left")
+    s = search_side(side)
+    if s is side:
+        return PASS
+    if len(args) > 2:
+        args = (*args[:2], s, *args[3:])
+    else:
+        kwargs = {**kwargs, "side": s}
+    return _backend.xp.searchsorted(*args, **kwargs)
 
 
 class Refused(ValueError):
@@ -1235,6 +1261,7 @@ TABLE = {
     **{f"xpshim.{n}": _in_dtype(n, lambda args, kwargs: PASS) for n in ("var", "std")},
     "xpshim.average": _average,
     "xpshim.intersect1d": _intersect1d,
+    "xpshim.searchsorted": _searchsorted,
     "xpshim.array_split": _array_split,
     "xpshim.broadcast_to": _broadcast_to,
     "xpshim.stack": _stack,

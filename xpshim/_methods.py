@@ -10,11 +10,11 @@ import numpy
 
 from . import _backend, _errors, _fallback
 from ._arguments import call_gpu, check_index_dtype, converter, into_host, kwargs_gap, out_of_memory, refusal
+from ._edges import search_side
 from ._ndarray import (MAKES_READ_ONLY, as_value, dev, fresh, host, host_only_dtype, keep_order, mark_read_only, ndarray,
                        element_readers, in_bounds_arrays, read_only_arrays, refuse_write, wrap)
 from ._registry import KEEPS_ORDER, METHOD_ARRAY_ARGS, ZERO_D_ARRAY_METHODS
 
-_SORTS = frozenset({"sort", "argsort"})  # (methods whose kind= CuPy's take as "stable" only: _stable_sort)
 
 
 _OUT_AT = {}
@@ -41,7 +41,7 @@ def method(name):
     the given keywords, else NumPy's on a host copy (counted, warned)."""
     npm = getattr(numpy.ndarray, name)
     arrays = METHOD_ARRAY_ARGS.get(name, {})
-    sorts = name in _SORTS
+    read_args = _READ_ARGS.get(name)  # (arguments CuPy's method reads otherwise: as NumPy's first)
     qualname = f"ndarray.{name}"
     # (x.choose(choices): x is the index array, which CuPy's kernel truncates where it is floats)
     indexed = name == "choose"
@@ -84,8 +84,8 @@ def method(name):
             cm = getattr(self._a if self._d is None or self._st.host else self._d, name, None)
             if cm is None:
                 return _fallback.run_method(self, name, args, kwargs, f"cupy.ndarray has no {name}()")
-            if sorts:
-                args, kwargs = _stable_sort(args, kwargs)
+            if read_args is not None:
+                args, kwargs = read_args(args, kwargs)
             elif indexed and not bare:  # (NumPy counts the arguments first: x.choose() is its TypeError)
                 check_index_dtype(self.dtype)
             if not kwargs and not arrays:
@@ -234,6 +234,19 @@ def _stable_sort(args, kwargs):
     if kind is not None:
         numpy.empty(0).sort(kind=kind, stable=stable)  # (NumPy's errors: a kind it does not know, or both)
     return args, kwargs
+
+
+def _search_side(args, kwargs):
+    """``x.searchsorted``'s side read as NumPy's (``_edges.search_side``: CuPy's reads any side but
+    "right" as "left")."""
+    if len(args) > 1:
+        return (args[0], search_side(args[1]), *args[2:]), kwargs
+    if kwargs and "side" in kwargs:
+        return args, {**kwargs, "side": search_side(kwargs["side"])}
+    return args, kwargs
+
+
+_READ_ARGS = {"sort": _stable_sort, "argsort": _stable_sort, "searchsorted": _search_side}
 
 
 def install_methods():

@@ -827,3 +827,45 @@ def test_points_a_review_found(gpu):
     numpy.testing.assert_array_equal(xpshim.asnumpy(xpshim.interp(xpshim.asarray(numpy.array([0.5, 1.5])), [0, 1, 2],
                                                                   fp=xpshim.asarray(fp))),
                                      numpy.interp([0.5, 1.5], [0, 1, 2], fp=fp))
+
+
+# searchsorted's side: NumPy refuses any but "left" and "right" (bytes too, its converter reads
+# them); CuPy's reads any but "right" as "left", unchecked (cupy/_sorting/search.py, _searchsorted)
+SIDES = ["left", "right", "lft", "LEFT", "Right", "r", "", 0, 1, None, b"left", b"right", b"lft",
+         numpy.str_("right"), 1.5, ["left"]]
+
+
+@pytest.fixture
+def cupys_side(gpu, monkeypatch):
+    """On the stand-in, the backend's searchsorted reading side as CuPy's does (on a GPU, CuPy's own)."""
+    if gpu == "fake":
+        xp = xpshim._backend.xp
+        real_f, real_m = xp.searchsorted, xp.ndarray.searchsorted
+
+        def as_cupy(a, v, side="left", sorter=None):
+            return real_f(a, v, "right" if side == "right" else "left", sorter)
+
+        def as_cupy_method(self, v, side="left", sorter=None):
+            return real_m(self, v, "right" if side == "right" else "left", sorter)
+
+        monkeypatch.setattr(xp, "searchsorted", as_cupy)
+        monkeypatch.setattr(xp.ndarray, "searchsorted", as_cupy_method)
+    return gpu
+
+
+@pytest.mark.parametrize("by", ["position", "keyword"])
+@pytest.mark.parametrize("side", SIDES, ids=repr)
+def test_searchsorted_reads_side_as_numpy(cupys_side, side, by):
+    a, v = numpy.array([1.0, 2.0, 2.0, 3.0]), numpy.array([2.0, 0.5, 3.0])
+    g, gv = xpshim.asarray(a), xpshim.asarray(v)
+    kw = {"side": side} if by == "keyword" else {}
+    pos = (side,) if by == "position" else ()
+    for f_np, f_xp in [(lambda: numpy.searchsorted(a, v, *pos, **kw), lambda: xpshim.searchsorted(g, gv, *pos, **kw)),
+                       (lambda: a.searchsorted(v, *pos, **kw), lambda: g.searchsorted(gv, *pos, **kw))]:
+        try:
+            want = f_np()
+        except Exception as e:
+            with pytest.raises(type(e), match=str(e)[:30]):
+                f_xp()
+            continue
+        numpy.testing.assert_array_equal(xpshim.asnumpy(f_xp()), want)
