@@ -337,13 +337,24 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     return _xp().unique(ar, return_index, return_inverse, return_counts, axis, equal_nan=equal_nan)
 
 
+def clip_mode(mode):
+    """An index mode ("raise", "wrap", "clip") as NumPy reads it: also its numbers (0 clip, 1 wrap,
+    2 raise) and bytes; NumPy's own error for any other."""
+    if type(mode) is str and (mode == "raise" or mode == "wrap" or mode == "clip"):
+        return mode
+    try:  # (NumPy's converter, by NumPy's own call: its error, or what the mode does to -1 and 2)
+        r = numpy.arange(2).take([-1, 2], mode=mode)
+    except IndexError:
+        return "raise"
+    return "wrap" if r[0] == 1 else "clip"
+
+
 @implements("xpshim.take", kwargs={"mode"})
 def take(a, indices, axis=None, out=None, mode="raise"):
     """numpy.take with mode=: 'raise' checks the bounds on the device (one reduction) and
     raises NumPy's IndexError; 'wrap' and 'clip' map the indices first."""
     xp = _xp()
-    if mode not in ("raise", "wrap", "clip"):
-        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
+    mode = clip_mode(mode)
     a = xp.asarray(a)
     idx = xp.asarray(indices)
     if idx.dtype.kind != "i":
