@@ -97,3 +97,43 @@ def test_odd_string_options_answer_as_numpy(gpu):
                 differ.append(f"np.{name}(..., {opt}={v!r}): {got} != {want}"[:300])
     assert n > 100, n  # (generated from the namespace: not vacuous)
     assert not differ, f"{len(differ)} of {n} calls answer otherwise than NumPy:\n" + "\n".join(differ[:40])
+
+
+def _method_option_calls():
+    """(method name, the arguments after the array, option name, its default) of every ndarray
+    method that has a NumPy function of its name (whose signature, after its first parameter, the
+    method's is) taking such an option."""
+    for name in sorted(dir(numpy.ndarray)):
+        f = getattr(numpy, name, None)
+        if name.startswith("_") or not callable(f) or name in ("put", "fill", "resize", "setfield", "itemset"):
+            continue
+        try:
+            params = list(inspect.signature(f).parameters.values())[1:]
+        except (TypeError, ValueError):
+            continue
+        options = [p for p in params if (type(p.default) is str and p.kind is not p.VAR_KEYWORD)
+                   or (p.name in NONE_OPTIONS and p.default is None)]
+        required = [p for p in params if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        for first, rest in BASES:
+            args = [rest.copy() for _ in required]
+            if _outcome(lambda *a, **k: getattr(first.copy(), name)(*a, **k), args, {})[0] == "answer":
+                break
+        else:
+            continue
+        for p in options:
+            yield name, first, args, p.name, p.default
+
+
+def test_odd_string_options_of_methods_answer_as_numpy(gpu):
+    differ, n = [], 0
+    for name, first, args, opt, default in _method_option_calls():
+        values = ODD + ([default.upper(), default[:-1], default.encode()] if default else [])
+        for v in values:
+            want = _outcome(lambda *a, **k: getattr(first.copy(), name)(*a, **k), [a.copy() for a in args], {opt: v})
+            got = _outcome(lambda *a, **k: getattr(xpshim.asarray(first), name)(*a, **k),
+                           [xpshim.asarray(a) for a in args], {opt: v})
+            n += 1
+            if got != want:
+                differ.append(f"x.{name}(..., {opt}={v!r}): {got} != {want}"[:300])
+    assert n > 50, n
+    assert not differ, f"{len(differ)} of {n} calls answer otherwise than NumPy:\n" + "\n".join(differ[:40])
