@@ -430,6 +430,11 @@ def _nanquantile(a, q, axis, out, method, keepdims, weights, percent):
     if qh.ndim > 2:
         raise ValueError("q must be a scalar or 1d")
     axes = _axes(axis, a.ndim)
+    if qh.ndim >= 2 and axis is not None and len(axes) != 1:
+        # NumPy merges several axes into its last (_ureduce), then moves q's axes from -1 + i
+        # (_nanquantile_ureduce_func's moveaxis): its answer's axes are in another order, which
+        # NumPy's own code gives
+        raise Decline("a q of two dimensions over several axes")
     if a.size == 0:
         return nanmean(a, axis, None, out, keepdims)
     keep = [i for i in range(a.ndim) if i not in axes]

@@ -4,6 +4,8 @@ Each follows NumPy's own definition (numpy/linalg/_linalg.py), which is mostly a
 call to a top-level function that CuPy has.
 """
 
+import operator
+
 import numpy
 from numpy.lib.array_utils import normalize_axis_tuple
 
@@ -92,6 +94,9 @@ def vecdot_core(x1, x2, axis=-1):
     x1, x2 = xp.asarray(x1), xp.asarray(x2)
     if x1.ndim == 0 or x2.ndim == 0:
         raise ValueError("vecdot: both inputs need at least one dimension (the vector axis)")
+    if isinstance(axis, (bool, numpy.bool_)):  # (NumPy's gufunc axis= refuses booleans, as not integers)
+        raise TypeError("an integer is required")
+    axis = operator.index(axis)  # (NumPy's TypeError for a float)
     x1, x2 = xp.moveaxis(x1, axis, -1), xp.moveaxis(x2, axis, -1)
     if x1.shape[-1] != x2.shape[-1]:
         raise ValueError(f"vecdot: the vector axis has size {x1.shape[-1]} in x1 and {x2.shape[-1]} in x2")
