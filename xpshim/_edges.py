@@ -69,6 +69,9 @@ where a sync is the price of NumPy's error (``linalg.inv`` on a singular matrix)
   ``average`` with weights matching some axes (NumPy 2) runs NumPy's code; ``ediff1d`` takes
   numbers and lists as ``to_begin``/``to_end``; ``i0`` of complex values raises NumPy's TypeError;
   with NumPy 2.5, ``rot90`` with a k that is not an integer and ``fix`` warn as NumPy's (deprecated);
+* ``dot`` refuses an ``out=`` that is not C-contiguous or not of the answer's dtype, as NumPy's
+  (CuPy's writes into any); ``median``/``percentile``/``quantile`` refuse a GPU ``out=`` of a dtype
+  NumPy's casting rule refuses;
 * ``searchsorted`` reads ``side`` as NumPy's: its error for a side that is not "left" or "right"
   (CuPy's answers "left" for any other);
 * ``array_equal``, ``array_equiv`` and ``allclose`` answer a Python bool, as NumPy's (CuPy's a
@@ -442,6 +445,21 @@ def _refuses(check, rest=None):
     return edge
 
 
+def _dot_out(args, kwargs):
+    """dot with an out= NumPy refuses: not C-contiguous, or not of the answer's exact dtype (NumPy's
+    ValueError: "a performance feature", numpy.dot's documentation). CuPy's writes into any. (Raised
+    here: NumPy's call on host copies would find a copy of a strided out= contiguous.)"""
+    xp = _backend.xp
+    out = call_arg(args, kwargs, 2, "out")
+    if isinstance(out, xp.ndarray):
+        a, b = call_arg(args, kwargs, 0, "a"), call_arg(args, kwargs, 1, "b")
+        if not out.flags.c_contiguous or out.dtype != numpy.result_type(
+                *(v.dtype if isinstance(v, xp.ndarray) else v for v in (a, b))):
+            raise ValueError("output array is not acceptable (must have the right datatype, number of dimensions, "
+                             "and be a C-Array)")
+    return PASS
+
+
 def _not_indices(at, name, casting="safe"):
     """An index array (parameter ``name``) that NumPy cannot cast to intp safely (floats: NumPy's
     TypeError). CuPy's kernels read any dtype: choose and put truncate floats, take's kernel does
@@ -606,6 +624,8 @@ def _into_out(name, at, rest):
         r = rest(args, kwargs)
         if r is PASS:
             r = getattr(xp, name)(*args, **kwargs)
+        if not numpy.can_cast(r.dtype, out.dtype, "same_kind"):
+            raise Refused("NumPy's casting rule refuses out=")  # (its UFuncTypeError, out= untouched)
         out[...] = r  # (NumPy's broadcasting into out=: a 0-d answer fills out of shape (1,))
         return out
     return edge
@@ -1217,6 +1237,7 @@ TABLE = {
     "xpshim.take": _refuses(_not_indices(1, "indices", "same_kind")),  # (take's C code casts same_kind)
     "xpshim.put": _refuses(_not_indices(1, "ind")),
     "xpshim.compress": _refuses(_compress_refused),
+    "xpshim.dot": _dot_out,
     "xpshim.polyval": _polyval,
     "xpshim.nanprod": _complex_nan("nanprod", 1, "prod"),
     "xpshim.nancumprod": _complex_nan("nancumprod", 1, "cumprod"),

@@ -339,9 +339,19 @@ class Route:
             # where= keeps the rest of a NumPy out=: NumPy's call writes into it, on host copies
             return _fallback.run(self.name, self.npf, args, kwargs, "where= with a NumPy out= (NumPy's call writes "
                                  "into it)")
+        if out is not None and _ignores_out(self.name, self.npf):
+            # NumPy's hfft, ifft2 and irfft2 take out= and pass out=None on: a new array, out= untouched
+            # (https://github.com/numpy/numpy/blob/v2.3.0/numpy/fft/_pocketfft.py)
+            return self.gpu(args, {k: v for k, v in kwargs.items() if k != "out"})
         if type(out) is numpy.ndarray:  # a NumPy out= with GPU inputs: the result is copied into it
-            into_host((out,), self.gpu(args, {k: v for k, v in kwargs.items() if k != "out"}), self.name)
-            return out
+            r = self.gpu(args, {k: v for k, v in kwargs.items() if k != "out"})
+            if type(r) is ndarray and r.dtype == out.dtype and r.shape == out.shape and out.flags.c_contiguous:
+                into_host((out,), r, self.name)
+                return out
+            # another dtype, shape or layout: NumPy's casting rule and checks decide (its error, or
+            # its cast or strided write): NumPy's own call, on host copies, into the array itself
+            return _fallback.run(self.name, self.npf, args, kwargs, "out= a NumPy array of another dtype, "
+                                 "shape or layout than the answer's (NumPy's rules for it)")
         cpf = self.resolved if self.resolved_for is _backend.xp else self.cpf  # (the property resolves it per backend)
         if cpf is None:
             g = self.gap
@@ -465,6 +475,24 @@ def _calls_back(args, kwargs):
     return any(callable(x) and not isinstance(x, type) or (type(x) is list or type(x) is tuple) and
                any(callable(v) and not isinstance(v, type) for v in x)
                for x in (*args, *(kwargs.values() if kwargs else ())))
+
+
+_IGNORES_OUT = {}
+
+
+def _ignores_out(name, npf):
+    """Whether NumPy's function ``name`` takes out= and answers a new array, leaving it untouched
+    (asked of NumPy once, by a call: of its fft functions, those that pass out=None on)."""
+    r = _IGNORES_OUT.get(name)
+    if r is None:
+        r = False
+        if name.startswith("xpshim.fft."):
+            x = numpy.ones((2, 4))
+            w = npf(x)
+            o = numpy.empty_like(w)
+            r = npf(x, out=o) is not o
+        _IGNORES_OUT[name] = r
+    return r
 
 
 def gpu_result(r, args, kwargs, ordered=False):
