@@ -34,8 +34,10 @@ _SLICES_INPUT = frozenset({"xpshim.trim_zeros"})
 
 # Functions whose number at position 0 stays a number: read by value, or an int that is a length
 # (isclose: a Python number beside an array is weak, NEP 50; _edges._isclose reads it so)
-# (real, imag: NumPy answers val.real, a Python number's own)
-_BY_VALUE = frozenset({"min_scalar_type", "can_cast", "result_type", "permutation", "choice", "isclose", "real", "imag"})
+# (real, imag: NumPy answers val.real, a Python number's own; vecdot, matvec, vecmat: NumPy's gufuncs
+# read it as weak too, _gaps.compose._gufunc_plain)
+_BY_VALUE = frozenset({"min_scalar_type", "can_cast", "result_type", "permutation", "choice", "isclose", "real", "imag",
+                       "vecdot", "matvec", "vecmat"})
 
 
 

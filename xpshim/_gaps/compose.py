@@ -3,6 +3,7 @@
 import inspect
 import math
 import operator
+import warnings
 
 import numpy
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
@@ -489,9 +490,16 @@ def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="line
 
 # ------------------------------------------------------------------ vector products (NumPy's gufuncs)
 
-def _gufunc_plain(name, kw):
+def _gufunc_plain(name, kw, x1, x2):
     if kw:
         raise Decline(f"{name} with {', '.join(sorted(kw))}")
+    # a Python number beside an array: NumPy converts it first, by NEP 50 (its OverflowError for an
+    # int that does not fit the dtype it takes), and checks the core dimensions after
+    for v, other in ((x1, x2), (x2, x1)):
+        if type(v) in (int, float, complex) and hasattr(other, "dtype"):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)  # (a float's overflow: NumPy's inf)
+                numpy.asarray(v, dtype=numpy.result_type(other.dtype, v))
 
 
 @implements("xpshim.vecdot")
@@ -499,7 +507,7 @@ def vecdot(x1, x2, /, out=None, *, axis=-1, **kw):
     """numpy.vecdot: sum of conj(x1) * x2 over the last axis (or ``axis``)."""
     from .linalg import vecdot_core
 
-    _gufunc_plain("vecdot", kw)
+    _gufunc_plain("vecdot", kw, x1, x2)
     return _out(vecdot_core(x1, x2, axis), out)
 
 
@@ -524,14 +532,14 @@ def _matrix_vector(x1, x2, name):
 @implements("xpshim.matvec")
 def matvec(x1, x2, /, out=None, **kw):
     """numpy.matvec: the matrix-vector product over the last two (matrix) and last (vector) axes."""
-    _gufunc_plain("matvec", kw)
+    _gufunc_plain("matvec", kw, x1, x2)
     return _out(_matrix_vector(x1, x2, "matvec"), out)
 
 
 @implements("xpshim.vecmat")
 def vecmat(x1, x2, /, out=None, **kw):
     """numpy.vecmat: conj(vector) times matrix."""
-    _gufunc_plain("vecmat", kw)
+    _gufunc_plain("vecmat", kw, x1, x2)
     return _out(_matrix_vector(x1, x2, "vecmat"), out)
 
 
