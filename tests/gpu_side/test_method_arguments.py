@@ -7,13 +7,12 @@ Generated from NumPy's ndarray: every method that has a NumPy function of its na
 signature (after the array) has the argument.
 """
 
-import inspect
-
 import numpy
 
 import xpshim
-from test_axis_options import AXES, _plain  # noqa: F401  (the same values and the same reading)
-from test_dtype_options import DTYPES, _outcome
+from arguments import outcome, required, signature_params
+from test_axis_options import AXES
+from test_dtype_options import DTYPES
 
 _M = numpy.arange(12.0).reshape(3, 4) + 1
 SKIP = ("put", "fill", "resize", "setfield", "itemset", "sort", "partition")  # (write into the array)
@@ -24,14 +23,10 @@ def _methods_with(arg):
         f = getattr(numpy, name, None)
         if name.startswith("_") or name in SKIP or not callable(f):
             continue
-        try:
-            params = list(inspect.signature(f).parameters.values())[1:]
-        except (TypeError, ValueError):
+        params = signature_params(f, skip_first=True)
+        if params is None or arg not in {p.name for p in params}:
             continue
-        if arg not in {p.name for p in params}:
-            continue
-        required = [p for p in params if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-        if required or _outcome(lambda: getattr(_M.copy(), name)(), [], {})[0] != "answer":
+        if required(params) or outcome(lambda: getattr(_M.copy(), name)(), [], {})[0] != "answer":
             continue
         yield name
 
@@ -40,8 +35,8 @@ def _compare(arg, values):
     differ, n = [], 0
     for name in _methods_with(arg):
         for v in values:
-            want = _outcome(lambda **k: getattr(_M.copy(), name)(**k), [], {arg: v})
-            got = _outcome(lambda **k: getattr(xpshim.asarray(_M), name)(**k), [], {arg: v})
+            want = outcome(lambda **k: getattr(_M.copy(), name)(**k), [], {arg: v})
+            got = outcome(lambda **k: getattr(xpshim.asarray(_M), name)(**k), [], {arg: v})
             n += 1
             if got != want:
                 differ.append(f"x.{name}({arg}={v!r}): {got} != {want}"[:300])

@@ -7,23 +7,14 @@ Generated from the namespace: every routed function whose NumPy signature has ``
 NumPy answers with the default, then the same call with each kind of out.
 """
 
-import inspect
 import warnings
 
 import numpy
 import pytest
 
 import xpshim
+from arguments import BASES, SKIP, numpy_function, required, signature_params, xpshim_function
 from routes import routes
-
-_M, _V, _I = numpy.arange(12.0).reshape(3, 4) + 1, numpy.array([1.0, 2.0, 2.0, 3.5]), numpy.array([0, 2, 1, 3])
-BASES = [(_M, _M), (_M, _I), (_V, _V), (_V, _I)]
-SKIP = ("random", "save", "load", "from", "empty")
-
-
-def _numpy_function(name):
-    sub, _, short = name.rpartition(".")
-    return getattr(getattr(numpy, sub) if sub else numpy, short)
 
 
 def _quiet(f, *args, **kwargs):
@@ -48,16 +39,13 @@ def _out_calls():
     for name, route in routes():
         if route.writes or name.startswith(SKIP):
             continue
-        npf = _numpy_function(name)
-        try:
-            params = inspect.signature(npf).parameters
-        except (TypeError, ValueError):
+        npf = numpy_function(name)
+        params = signature_params(npf)
+        if params is None or "out" not in {p.name for p in params}:
             continue
-        if "out" not in params:
-            continue
-        required = [p for p in params.values() if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-        for first, rest in BASES:
-            args = [first.copy()] + [rest.copy() for _ in required[1:]]
+        need = required(params)
+        for first, rest in BASES:  # (the first call NumPy answers with an array)
+            args = [first.copy()] + [rest.copy() for _ in need[1:]]
             try:
                 want = _quiet(npf, *args)
             except Exception:
@@ -66,8 +54,7 @@ def _out_calls():
                 break
         else:
             continue
-        sub, _, short = name.rpartition(".")
-        yield name, getattr(getattr(xpshim, sub) if sub else xpshim, short), npf, args, want
+        yield name, xpshim_function(name), npf, args, want
 
 
 def _run(f, args, out):

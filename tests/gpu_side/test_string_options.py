@@ -10,76 +10,26 @@ with each of a few values NumPy may refuse or read otherwise: a misspelling, the
 other case, a number, bytes.
 """
 
-import inspect
-import warnings
-
 import numpy
-import pytest
 
 import xpshim
-from routes import routes
+from arguments import BASES, outcome, required, routed_calls, signature_params
 
 # values at each option: NumPy refuses most of them for most options (where it reads one, as
 # "F" for order, xpshim must read it the same)
 ODD = ["bogus", "", 0, 1, 2, b"bogus", None]
-
-
-def _outcome(f, args, kwargs):
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            r = f(*args, **kwargs)
-    except Exception as e:
-        return ("raised", type(e).__name__)
-    return ("answer", _plain(r))
-
-
-def _plain(r):
-    if isinstance(r, (tuple, list)):
-        return (type(r).__name__, [_plain(v) for v in r])
-    if type(r) is xpshim.ndarray:
-        r = xpshim.asnumpy(r)
-    if isinstance(r, (numpy.ndarray, numpy.generic)):
-        h = numpy.asarray(r)
-        return (h.dtype.str, h.shape, repr(numpy.round(h, 8).tolist()) if h.dtype.kind in "fc" else repr(h.tolist()))
-    return (type(r).__name__, repr(r))
-
-
-def _numpy_function(name):
-    sub, _, short = name.rpartition(".")
-    return getattr(getattr(numpy, sub) if sub else numpy, short)
-
-
-_M, _V, _I = numpy.arange(16.0).reshape(4, 4) + 1, numpy.array([1.0, 2.0, 2.0, 3.5]), numpy.array([0, 2, 1, 3])
 NONE_OPTIONS = {"norm", "kind", "bitorder"}  # (options whose default is None: NumPy's own choice)
-# (first array, the other arrays): a matrix, a sorted vector, and integers as the others (indices)
-BASES = [(_M, _M), (_V, _V), (_V, _I), (_M, _I)]
+
+
+def _options(params):
+    return [p for p in params if (type(p.default) is str and p.kind is not p.VAR_KEYWORD)
+            or (p.name in NONE_OPTIONS and p.default is None)]
 
 
 def _option_calls():
     """(name, xpshim's function, NumPy's, the array arguments, option name, its default)."""
-    for name, route in routes():
-        if route.writes or name.startswith(("random", "save", "load", "from")):
-            continue
-        npf = _numpy_function(name)
-        try:
-            params = list(inspect.signature(npf).parameters.values())
-        except (TypeError, ValueError):
-            continue
-        options = [p for p in params if (type(p.default) is str and p.kind is not p.VAR_KEYWORD)
-                   or (p.name in NONE_OPTIONS and p.default is None)]
-        if not options:
-            continue
-        required = [p for p in params if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-        for first, rest in BASES:  # (the first of these calls NumPy answers)
-            args = [first.copy()] + [rest.copy() for _ in required[1:]]
-            if _outcome(npf, args, {})[0] == "answer":
-                break
-        else:  # (no call of arrays alone that NumPy answers: not this test's)
-            continue
-        sub, _, short = name.rpartition(".")
-        xf = getattr(getattr(xpshim, sub) if sub else xpshim, short)
-        for p in options:
+    for name, xf, npf, args, params in routed_calls(lambda params: bool(_options(params))):
+        for p in _options(params):
             yield name, xf, npf, args, p.name, p.default
 
 
@@ -88,10 +38,8 @@ def test_odd_string_options_answer_as_numpy(gpu):
     for name, xf, npf, args, opt, default in _option_calls():
         values = ODD + ([default.upper(), default[:-1], default.encode()] if default else [])
         for v in values:
-            want = _outcome(npf, [a.copy() for a in args], {opt: v})
-            got = _outcome(xf, [xpshim.asarray(a) for a in args], {opt: v})
-            if name == "empty_like" and got[0] == want[0] == "answer":  # (its values are whatever memory held)
-                got, want = got[1][:2], want[1][:2]
+            want = outcome(npf, [a.copy() for a in args], {opt: v})
+            got = outcome(xf, [xpshim.asarray(a) for a in args], {opt: v})
             n += 1
             if got != want:
                 differ.append(f"np.{name}(..., {opt}={v!r}): {got} != {want}"[:300])
@@ -100,27 +48,23 @@ def test_odd_string_options_answer_as_numpy(gpu):
 
 
 def _method_option_calls():
-    """(method name, the arguments after the array, option name, its default) of every ndarray
+    """(method name, the array, the arguments after it, option name, its default) of every ndarray
     method that has a NumPy function of its name (whose signature, after its first parameter, the
     method's is) taking such an option."""
     for name in sorted(dir(numpy.ndarray)):
         f = getattr(numpy, name, None)
         if name.startswith("_") or not callable(f) or name in ("put", "fill", "resize", "setfield", "itemset"):
             continue
-        try:
-            params = list(inspect.signature(f).parameters.values())[1:]
-        except (TypeError, ValueError):
+        params = signature_params(f, skip_first=True)
+        if params is None:
             continue
-        options = [p for p in params if (type(p.default) is str and p.kind is not p.VAR_KEYWORD)
-                   or (p.name in NONE_OPTIONS and p.default is None)]
-        required = [p for p in params if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
         for first, rest in BASES:
-            args = [rest.copy() for _ in required]
-            if _outcome(lambda *a, **k: getattr(first.copy(), name)(*a, **k), args, {})[0] == "answer":
+            args = [rest.copy() for _ in required(params)]
+            if outcome(lambda *a, **k: getattr(first.copy(), name)(*a, **k), args, {})[0] == "answer":
                 break
         else:
             continue
-        for p in options:
+        for p in _options(params):
             yield name, first, args, p.name, p.default
 
 
@@ -129,8 +73,8 @@ def test_odd_string_options_of_methods_answer_as_numpy(gpu):
     for name, first, args, opt, default in _method_option_calls():
         values = ODD + ([default.upper(), default[:-1], default.encode()] if default else [])
         for v in values:
-            want = _outcome(lambda *a, **k: getattr(first.copy(), name)(*a, **k), [a.copy() for a in args], {opt: v})
-            got = _outcome(lambda *a, **k: getattr(xpshim.asarray(first), name)(*a, **k),
+            want = outcome(lambda *a, **k: getattr(first.copy(), name)(*a, **k), [a.copy() for a in args], {opt: v})
+            got = outcome(lambda *a, **k: getattr(xpshim.asarray(first), name)(*a, **k),
                            [xpshim.asarray(a) for a in args], {opt: v})
             n += 1
             if got != want:

@@ -1,0 +1,82 @@
+"""Calls of every routed function with one argument varied, and their outcomes as plain data: the
+shared steps of the argument-class tests (tests/gpu_side/test_*_options.py)."""
+
+import inspect
+import warnings
+
+import numpy
+
+import xpshim
+from routes import routes
+
+_M, _V, _I = numpy.arange(12.0).reshape(3, 4) + 1, numpy.array([1.0, 2.0, 2.0, 3.5]), numpy.array([0, 2, 1, 3])
+# (first array, the other arrays): a matrix, a sorted vector, and integers as the others (indices)
+BASES = [(_M, _M), (_M, _I), (_V, _V), (_V, _I)]
+# (names whose answers are not values to compare, or that write into their arguments' files: memory
+# as it was; draws; files)
+SKIP = ("random", "save", "load", "from", "empty")
+
+
+def plain(r):
+    """An answer as plain Python data: (dtype, shape, values, rounded) of each array in it."""
+    if isinstance(r, (tuple, list)):
+        return (type(r).__name__, [plain(v) for v in r])
+    if type(r) is xpshim.ndarray:
+        r = xpshim.asnumpy(r)
+    if isinstance(r, (numpy.ndarray, numpy.generic)):
+        h = numpy.asarray(r)
+        return (h.dtype.str, h.shape, repr(numpy.round(h, 6).tolist()) if h.dtype.kind in "fc" else repr(h.tolist()))
+    return (type(r).__name__, repr(r))
+
+
+def outcome(f, args, kwargs):
+    """("answer", its plain data) or ("raised", the error's class name) of ``f(*args, **kwargs)``."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ("answer", plain(f(*args, **kwargs)))  # (read under the same filter: a cast's overflow warns)
+    except Exception as e:
+        return ("raised", type(e).__name__)
+
+
+def numpy_function(name):
+    sub, _, short = name.rpartition(".")
+    return getattr(getattr(numpy, sub) if sub else numpy, short)
+
+
+def xpshim_function(name):
+    sub, _, short = name.rpartition(".")
+    return getattr(getattr(xpshim, sub) if sub else xpshim, short)
+
+
+def signature_params(f, skip_first=False):
+    try:
+        params = list(inspect.signature(f).parameters.values())
+    except (TypeError, ValueError):
+        return None
+    return params[1:] if skip_first else params
+
+
+def required(params):
+    return [p for p in params if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+
+
+def routed_calls(wanted):
+    """(name, xpshim's function, NumPy's, the array arguments, NumPy's parameters) of every routed
+    function that writes into no argument, whose NumPy parameters ``wanted(params)`` accepts, with
+    the first of BASES that NumPy answers (call it with the GPU live)."""
+    for name, route in routes():
+        if route.writes or name.startswith(SKIP):
+            continue
+        npf = numpy_function(name)
+        params = signature_params(npf)
+        if params is None or not wanted(params):
+            continue
+        need = required(params)
+        for first, rest in BASES:
+            args = [first.copy()] + [rest.copy() for _ in need[1:]]
+            if outcome(npf, args, {})[0] == "answer":
+                break
+        else:  # (no call of arrays alone that NumPy answers: not these tests')
+            continue
+        yield name, xpshim_function(name), npf, args, params
