@@ -16,7 +16,6 @@ from ._ndarray import (MAKES_READ_ONLY, as_value, dev, fresh, host, host_only_dt
 from ._registry import KEEPS_ORDER, METHOD_ARRAY_ARGS, ZERO_D_ARRAY_METHODS
 
 
-
 _OUT_AT = {}
 # (methods whose dtype= is not an answer's dtype: astype has its own steps, a view's must share memory)
 _OWN_DTYPE_STEPS = frozenset({"astype", "view"})
@@ -83,7 +82,8 @@ def method(name):
                 # None as the array: NumPy's 0-d object array, no GPU form (and x.dot(None) ends
                 # the process in CuPy's: its Cython parameter typed as an array lets None through)
                 return _fallback.run_method(self, name, args, kwargs, "None as an array (NumPy's object array)")
-            if kwargs and kwargs.get("dtype") is not None and name not in _OWN_DTYPE_STEPS and host_only_dtype(kwargs["dtype"]):
+            if (kwargs and kwargs.get("dtype") is not None and name not in _OWN_DTYPE_STEPS
+                    and host_only_dtype(kwargs["dtype"])):
                 # x.cumsum(dtype=object): NumPy's answer in a dtype no GPU array has (its function's rule)
                 return _fallback.run_method(self, name, args, kwargs, f"dtype {kwargs['dtype']!r} (no GPU form)")
             cm = getattr(self._a if self._d is None or self._st.host else self._d, name, None)

@@ -11,7 +11,8 @@ import numpy
 
 import xpshim
 
-DTYPES = [numpy.int8, numpy.uint8, numpy.int32, numpy.uint64, numpy.float16, numpy.float32, numpy.complex64, numpy.bool_]
+DTYPES = [numpy.int8, numpy.uint8, numpy.int32, numpy.uint64, numpy.float16, numpy.float32, numpy.complex64,
+          numpy.bool_]
 NUMBERS = [1, -1, 300, 2**63, 1.5, 1e40, 1j, True]
 
 
@@ -28,7 +29,8 @@ def _outcome(f):
             if type(r) is xpshim.ndarray:
                 r = xpshim.asnumpy(r)
             h = numpy.asarray(r)
-            return ("answer", h.dtype.str, repr(numpy.round(h, 3).tolist()) if h.dtype.kind in "fc" else repr(h.tolist()))
+            values = numpy.round(h, 3) if h.dtype.kind in "fc" else h
+            return ("answer", h.dtype.str, repr(values.tolist()))
     except Exception as e:
         return ("raised", type(e).__name__)
 
@@ -46,6 +48,7 @@ def test_python_numbers_beside_arrays_answer_as_numpy(gpu):
                     got = _outcome(lambda: xf(v, g) if flip else xf(g, v))
                     n += 1
                     if got != want:
-                        differ.append(f"np.{name}({'v, x' if flip else 'x, v'}) x {numpy.dtype(dt)}, v={v!r}: {got} != {want}"[:240])
+                        call = f"np.{name}({'v, x' if flip else 'x, v'})"
+                        differ.append(f"{call} x {numpy.dtype(dt)}, v={v!r}: {got} != {want}"[:240])
     assert n > 3000, n
     assert not differ, f"{len(differ)} of {n} calls answer otherwise than NumPy:\n" + "\n".join(differ[:60])
