@@ -109,27 +109,26 @@ def function(modname, name, npf, cupy_path, creation=False):
                         # placement's arrayless would say, sooner)
                         n = a0 if t is int else _placement.small_shape(a0) if t is tuple else None
                         # (or any shape where new arrays are made on the CPU: xpshim.device("cpu"))
-                        if n is None:
-                            pass
-                        elif not ((n < _placement.limit and _device.placing())
-                                  or _device.current_device() == "cpu"):
-                            # gpu mode's np.zeros(16): CuPy's, as locate and the device would say
-                            # after the steps below (a shape alone: no array to locate)
-                            if len(args) == 1 and not kwargs and _backend.live and not _device.placing() \
-                                    and _device.current_device() == "gpu":
-                                return route.gpu(args, kwargs)
-                        else:
-                            if len(args) == 1 and not kwargs:  # (np.zeros(16): nothing else to check)
-                                return npf(a0)
-                            for v in args[1:]:
-                                if type(v) not in plain_arg and not isinstance(v, numpy.dtype):
-                                    break
-                            else:
-                                for v in kwargs.values():
+                        if n is not None:
+                            placing = _device.placing()
+                            # (a small shape in auto mode: made where the CPU makes it)
+                            dev = "cpu" if n < _placement.limit and placing else _device.current_device()
+                            if dev == "cpu":
+                                if len(args) == 1 and not kwargs:  # (np.zeros(16): nothing else to check)
+                                    return npf(a0)
+                                for v in args[1:]:
                                     if type(v) not in plain_arg and not isinstance(v, numpy.dtype):
                                         break
                                 else:
-                                    return npf(*args, **kwargs)
+                                    for v in kwargs.values():
+                                        if type(v) not in plain_arg and not isinstance(v, numpy.dtype):
+                                            break
+                                    else:
+                                        return npf(*args, **kwargs)
+                            elif dev == "gpu" and not placing and len(args) == 1 and not kwargs and _backend.live:
+                                # gpu mode's np.zeros(16): CuPy's, as locate and the device would say
+                                # after the steps below (a shape alone: no array to locate)
+                                return route.gpu(args, kwargs)
                     elif sized_by_numbers and (t is int or t is float) and not kwargs:
                         # auto mode: a small result is NumPy's (placement's arrayless says so,
                         # later), unless learnt seeds make it on the GPU

@@ -9,21 +9,13 @@ NumPy answers with the default, then the same call at each dtype below.
 
 import numpy
 
-import xpshim
-from arguments import outcome, routed_calls
+from arguments import differences, routed_calls, takes
 
 DTYPES = [numpy.float32, numpy.float16, numpy.int8, numpy.uint16, numpy.int64, numpy.bool_, numpy.complex64, "f4",
           ">f8", "i", "float", float, int, bool, complex, numpy.dtype("u1"), None, "bogus", object, "U5", "M8[s]", 3]
 
 
 def test_dtypes_answer_as_numpy(gpu):
-    differ, n = [], 0
-    for name, xf, npf, args, _ in routed_calls(lambda params: any(p.name == "dtype" for p in params)):
-        for dt in DTYPES:
-            want = outcome(npf, [a.copy() for a in args], {"dtype": dt})
-            got = outcome(xf, [xpshim.asarray(a) for a in args], {"dtype": dt})
-            n += 1
-            if got != want:
-                differ.append(f"np.{name}(..., dtype={dt!r}): {got} != {want}"[:300])
+    differ, n = differences(routed_calls(takes("dtype")), [("dtype", v) for v in DTYPES])
     assert n > 300, n  # (generated from the namespace: not vacuous)
     assert not differ, f"{len(differ)} of {n} calls answer otherwise than NumPy:\n" + "\n".join(differ[:60])

@@ -10,7 +10,7 @@ signature (after the array) has the argument.
 import numpy
 
 import xpshim
-from arguments import outcome, required, signature_params
+from arguments import ndarray_methods, outcome, required
 from test_axis_options import AXES
 from test_dtype_options import DTYPES
 
@@ -19,12 +19,8 @@ SKIP = ("put", "fill", "resize", "setfield", "itemset", "sort", "partition")  # 
 
 
 def _methods_with(arg):
-    for name in sorted(dir(numpy.ndarray)):
-        f = getattr(numpy, name, None)
-        if name.startswith("_") or name in SKIP or not callable(f):
-            continue
-        params = signature_params(f, skip_first=True)
-        if params is None or arg not in {p.name for p in params}:
+    for name, params in ndarray_methods(SKIP):
+        if arg not in {p.name for p in params}:
             continue
         if required(params) or outcome(lambda: getattr(_M.copy(), name)(), [], {})[0] != "answer":
             continue

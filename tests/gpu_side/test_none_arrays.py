@@ -19,6 +19,7 @@ import numpy
 import pytest
 
 import xpshim
+from arguments import plain
 from routes import routes
 from xpshim import _backend, _methods, _route
 from xpshim._registry import METHOD_ARRAY_ARGS
@@ -31,19 +32,7 @@ def _outcome(f, *args):
             r = f(*args)
     except Exception as e:
         return ("raised", type(e).__name__, str(e))
-    return ("answer", _plain(r))
-
-
-def _plain(r):
-    """An answer as plain Python data: (type, dtype, shape, values) of each array in it."""
-    if isinstance(r, (tuple, list)):
-        return (type(r).__name__, [_plain(v) for v in r])
-    if type(r) is xpshim.ndarray:
-        r = xpshim.asnumpy(r)
-    if isinstance(r, (numpy.ndarray, numpy.generic)):
-        h = numpy.asarray(r)
-        return (h.dtype.str, h.shape, repr(h.tolist()))
-    return (type(r).__name__, repr(r))
+    return ("answer", plain(r, digits=None))
 
 
 def _numpy_function(name):

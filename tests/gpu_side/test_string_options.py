@@ -13,7 +13,7 @@ other case, a number, bytes.
 import numpy
 
 import xpshim
-from arguments import BASES, outcome, required, routed_calls, signature_params
+from arguments import BASES, differences, ndarray_methods, outcome, required, routed_calls
 
 # values at each option: NumPy refuses most of them for most options (where it reads one, as
 # "F" for order, xpshim must read it the same)
@@ -26,38 +26,25 @@ def _options(params):
             or (p.name in NONE_OPTIONS and p.default is None)]
 
 
-def _option_calls():
-    """(name, xpshim's function, NumPy's, the array arguments, option name, its default)."""
-    for name, xf, npf, args, params in routed_calls(lambda params: bool(_options(params))):
-        for p in _options(params):
-            yield name, xf, npf, args, p.name, p.default
+def _odd_values(default):
+    return ODD + ([default.upper(), default[:-1], default.encode()] if default else [])
 
 
 def test_odd_string_options_answer_as_numpy(gpu):
     differ, n = [], 0
-    for name, xf, npf, args, opt, default in _option_calls():
-        values = ODD + ([default.upper(), default[:-1], default.encode()] if default else [])
-        for v in values:
-            want = outcome(npf, [a.copy() for a in args], {opt: v})
-            got = outcome(xf, [xpshim.asarray(a) for a in args], {opt: v})
-            n += 1
-            if got != want:
-                differ.append(f"np.{name}(..., {opt}={v!r}): {got} != {want}"[:300])
+    for call in routed_calls(lambda params: bool(_options(params))):
+        for p in _options(call[4]):
+            d, k = differences([call], [(p.name, v) for v in _odd_values(p.default)])
+            differ += d
+            n += k
     assert n > 100, n  # (generated from the namespace: not vacuous)
     assert not differ, f"{len(differ)} of {n} calls answer otherwise than NumPy:\n" + "\n".join(differ[:40])
 
 
 def _method_option_calls():
     """(method name, the array, the arguments after it, option name, its default) of every ndarray
-    method that has a NumPy function of its name (whose signature, after its first parameter, the
-    method's is) taking such an option."""
-    for name in sorted(dir(numpy.ndarray)):
-        f = getattr(numpy, name, None)
-        if name.startswith("_") or not callable(f) or name in ("put", "fill", "resize", "setfield", "itemset"):
-            continue
-        params = signature_params(f, skip_first=True)
-        if params is None:
-            continue
+    method whose NumPy function takes such an option."""
+    for name, params in ndarray_methods(skip=("put", "fill", "resize", "setfield", "itemset")):
         for first, rest in BASES:
             args = [rest.copy() for _ in required(params)]
             if outcome(lambda *a, **k: getattr(first.copy(), name)(*a, **k), args, {})[0] == "answer":
@@ -71,8 +58,7 @@ def _method_option_calls():
 def test_odd_string_options_of_methods_answer_as_numpy(gpu):
     differ, n = [], 0
     for name, first, args, opt, default in _method_option_calls():
-        values = ODD + ([default.upper(), default[:-1], default.encode()] if default else [])
-        for v in values:
+        for v in _odd_values(default):
             want = outcome(lambda *a, **k: getattr(first.copy(), name)(*a, **k), [a.copy() for a in args], {opt: v})
             got = outcome(lambda *a, **k: getattr(xpshim.asarray(first), name)(*a, **k),
                            [xpshim.asarray(a) for a in args], {opt: v})

@@ -17,15 +17,18 @@ BASES = [(_M, _M), (_M, _I), (_V, _V), (_V, _I)]
 SKIP = ("random", "save", "load", "from", "empty")
 
 
-def plain(r):
-    """An answer as plain Python data: (dtype, shape, values, rounded) of each array in it."""
+def plain(r, digits=6):
+    """An answer as plain Python data: (dtype, shape, values) of each array in it, inexact values
+    rounded to ``digits`` (None: exact)."""
     if isinstance(r, (tuple, list)):
-        return (type(r).__name__, [plain(v) for v in r])
+        return (type(r).__name__, [plain(v, digits) for v in r])
     if type(r) is xpshim.ndarray:
         r = xpshim.asnumpy(r)
     if isinstance(r, (numpy.ndarray, numpy.generic)):
         h = numpy.asarray(r)
-        return (h.dtype.str, h.shape, repr(numpy.round(h, 6).tolist()) if h.dtype.kind in "fc" else repr(h.tolist()))
+        if digits is not None and h.dtype.kind in "fc":
+            h = numpy.round(h, digits)
+        return (h.dtype.str, h.shape, repr(h.tolist()))
     return (type(r).__name__, repr(r))
 
 
@@ -80,3 +83,38 @@ def routed_calls(wanted):
         else:  # (no call of arrays alone that NumPy answers: not these tests')
             continue
         yield name, xpshim_function(name), npf, args, params
+
+
+def ndarray_methods(skip=()):
+    """(name, the parameters after the array) of every ndarray method that has a NumPy function of
+    its name, whose signature after its first parameter the method's is."""
+    for name in sorted(dir(numpy.ndarray)):
+        f = getattr(numpy, name, None)
+        if name.startswith("_") or name in skip or not callable(f):
+            continue
+        params = signature_params(f, skip_first=True)
+        if params is not None:
+            yield name, params
+
+
+def differences(calls, values, extras=({},)):
+    """([each call whose outcome differs from NumPy's, described], how many calls made): each of
+    ``calls`` (routed_calls' items) given each of ``values`` ((argument name, value) pairs) as a
+    keyword, with each of ``extras``' keywords beside it."""
+    differ, n = [], 0
+    for name, xf, npf, args, _ in calls:
+        for arg, v in values:
+            for extra in extras:
+                kw = {arg: v, **extra}
+                want = outcome(npf, [a.copy() for a in args], kw)
+                got = outcome(xf, [xpshim.asarray(a) for a in args], kw)
+                n += 1
+                if got != want:
+                    differ.append(f"np.{name}(..., {arg}={v!r}{', ' if extra else ''}{str(extra)[1:-1]}): "
+                                  f"{got} != {want}"[:300])
+    return differ, n
+
+
+def takes(arg):
+    """routed_calls' filter: NumPy's signature has ``arg``."""
+    return lambda params: any(p.name == arg for p in params)
