@@ -110,9 +110,12 @@ def function(modname, name, npf, cupy_path, creation=False):
                         n = a0 if t is int else _placement.small_shape(a0) if t is tuple else None
                         # (or any shape where new arrays are made on the CPU: xpshim.device("cpu"))
                         if n is not None:
+                            # (the device first: in auto mode it may settle here, and placing
+                            # reads what it settled to)
+                            dev = _device.current_device()
                             placing = _device.placing()
-                            # (a small shape in auto mode: made where the CPU makes it)
-                            dev = "cpu" if n < _placement.limit and placing else _device.current_device()
+                            if placing and n < _placement.limit:
+                                dev = "cpu"  # (a small shape in auto mode: made where the CPU makes it)
                             if dev == "cpu":
                                 if len(args) == 1 and not kwargs:  # (np.zeros(16): nothing else to check)
                                     return npf(a0)

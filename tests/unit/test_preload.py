@@ -203,6 +203,29 @@ def test_the_first_call_waits_and_settles_the_choice(tmp_path):
     assert err == ""
 
 
+def test_a_shape_call_while_the_start_ends_is_made_on_the_cpu(tmp_path):
+    # Auto mode: np.zeros(3) asks where new arrays go while the GPU is still starting; the start
+    # ends between that call's reads of the device. A small shape stays NumPy's either way (the
+    # stand-in CuPy has no zeros: a call sent to it fails).
+    state, err = run(tmp_path, """
+        import xpshim as np
+        from xpshim import _backend
+        real, looks = _backend.status_now, []
+        def status_now():  # (still starting at the first look; settled, usable, at the next)
+            looks.append(1)
+            if len(looks) == 1:
+                return None
+            _backend.begin()
+            return _backend.gpu_status()
+        _backend.status_now = status_now
+        a = np.zeros(3)
+        print(json.dumps({"type": type(a).__module__, "looks": len(looks), "live": _backend.live,
+                          "a": a.tolist()}))
+    """)
+    assert state == {"type": "numpy", "looks": 2, "live": True, "a": [0.0, 0.0, 0.0]}
+    assert err == ""
+
+
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="os.fork is POSIX's")
 def test_a_fork_after_import_waits_for_the_import(tmp_path):
     # The stand-in import sleeps: without the fork hook the child would find it half done.
