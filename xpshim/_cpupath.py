@@ -56,31 +56,79 @@ def non_binding(f):
 
 
 def _later(build):
-    """A function that calls ``build()``'s object, built on its first call."""
+    """A function that calls ``build()``'s object, built on its first call. Once a GPU array can
+    exist, its ``aim`` (set by the name's object) is told of that object, so that the name calls
+    it directly from then on: a Python frame less on each call, which auto mode's loops of small
+    calls pay (names reached before the GPU started are these objects, kept as they are: the
+    program may hold them, and compare them with ``is``)."""
     made = []
 
     def routed(*args, **kwargs):
         if not made:
             made.append(build())
+        if routed.aim is not None and _backend.live:
+            aim, routed.aim = routed.aim, None
+            aim(made[0])
         return made[0](*args, **kwargs)
+    def target():
+        """The object ``build()`` makes, made now if not yet (``explain`` and tests read it)."""
+        if not made:
+            made.append(build())
+        return made[0]
+    routed.aim, routed.target = None, target
     return routed
+
+
+def _call_of(obj):
+    """What calling ``obj`` runs: a non-binding object's function (``non_binding``), or ``obj``."""
+    f = type(obj).__dict__.get("__call__")
+    return f.__func__ if isinstance(f, staticmethod) else obj
+
+
+def _aimed(obj, routed):
+    """``obj`` (a non-binding object) calls ``routed``'s object itself once that is built with a
+    GPU live (``_later``): its class's ``__call__`` is that object's function."""
+    routed.aim = lambda r: setattr(type(obj), "__call__", staticmethod(_call_of(r)))
+    return obj
+
+
+def _plain(modname, name, npf):
+    """NumPy's implementation past its __array_function__ check, for plain NumPy arrays and
+    numbers (nothing there can override it), as the routed wrapper's host path calls it."""
+    return _hostfast.fast(f"{modname}.{name}", getattr(npf, "_implementation", npf))
+
+
+def numpys_parameters(modname, name, npf, cupy_path, build):
+    """xpshim's ``modname.name`` with NumPy's parameters (``_with_numpys_parameters``), or None
+    where they do not allow it. Also made while a GPU array can exist: its plain calls, the
+    loops' common case, take the routed wrapper's host path themselves (the ``host_path`` of the
+    object ``build()`` makes, told at its first call: ``_later``), without its ``*args`` call."""
+    routed = _later(build)
+    fixed = _with_numpys_parameters(name, npf, _plain(modname, name, npf), routed)
+    if fixed is None:
+        return None
+    obj = describe(fixed, modname, name, npf, where(cupy_path))
+    if type(obj) is not types.FunctionType:  # (NumPy's function does not bind: neither may ours)
+        return _aimed(obj, routed)
+    routed.aim = lambda r: fixed.__globals__.update(  # (its own globals: exec'd)
+        _routed=r, _host=getattr(_call_of(r), "host_path", None))
+    return obj
 
 
 def function(modname, name, npf, cupy_path, build):
     """xpshim's ``modname.name`` for NumPy's function ``npf``, made while no GPU array can exist:
     NumPy's function, or ``build()``'s routed wrapper once one can."""
-    routed = _later(build)
-    # NumPy's implementation past its __array_function__ check, for plain NumPy arrays and
-    # numbers (nothing there can override it), as the routed wrapper's host path calls it
-    plain_npf = _hostfast.fast(f"{modname}.{name}", getattr(npf, "_implementation", npf))
-    fixed = _with_numpys_parameters(name, npf, plain_npf, routed)
+    fixed = numpys_parameters(modname, name, npf, cupy_path, build)
     if fixed is not None:
-        return describe(fixed, modname, name, npf, where(cupy_path))
+        return fixed
+    routed = _later(build)
+    plain_npf = _plain(modname, name, npf)
     host_array, host_operand, api = numpy.ndarray, _HOST_OPERAND, _API_KEYWORDS
+    to = [routed]  # (the routed object itself, once aimed)
 
     def wrapper(*args, **kwargs):
         if _backend.live:
-            return routed(*args, **kwargs)
+            return to[0](*args, **kwargs)
         if kwargs:
             if api[0] in kwargs or api[1] in kwargs:
                 return routed(*args, **kwargs)
@@ -98,7 +146,11 @@ def function(modname, name, npf, cupy_path, build):
                     return plain_npf(*args)
         return npf(*args)
 
-    return describe(wrapper, modname, name, npf, where(cupy_path))
+    obj = describe(wrapper, modname, name, npf, where(cupy_path))
+    if type(obj) is types.FunctionType:
+        routed.aim = lambda r: to.__setitem__(0, r)
+        return obj
+    return _aimed(obj, routed)
 
 
 # Argument types that hold no array NumPy's __array_function__ could defer to (an exact NumPy
@@ -126,7 +178,7 @@ def _with_numpys_parameters(name, npf, plain_npf, routed):
                          for p in params) or params[0].default is not inspect.Parameter.empty:
         return None
     first, rest = params[0].name, params[1:]
-    env = {"_b": _backend, "_npf": npf, "_impl": plain_npf, "_routed": routed, "_nd": numpy.ndarray,
+    env = {"_b": _backend, "_npf": npf, "_impl": plain_npf, "_routed": routed, "_host": None, "_nd": numpy.ndarray,
            "_plain": _PLAIN, "_M": _UNSET}
     head, plain, call, given = [first], [f"type({first}) is _nd"], [first], [first]
     for i, p in enumerate(rest):
@@ -141,9 +193,18 @@ def _with_numpys_parameters(name, npf, plain_npf, routed):
             plain.append(f"({p.name} is _M or type({p.name}) in _plain)")
             call.append(f"_d{i} if {p.name} is _M else {p.name}")
     optional = [p.name for p in rest if p.default is not p.empty]
+    every = [first] + [p.name for p in rest]
     src = [f"def {name}({', '.join(head)}):",
-           f"    if not _b.live and {' and '.join(plain)}:",
-           f"        return _impl({', '.join(call)})",
+           f"    if {' and '.join(plain)}:",
+           "        if not _b.live:",
+           f"            return _impl({', '.join(call)})",
+           # (a GPU live: the routed wrapper's host path, taken here: NumPy's answer, or, where
+           # it reaches the crossover, _dispatch.host_answer's; _host is set with _routed)
+           "        if _host is not None:",
+           f"            _r = _impl({', '.join(call)})",
+           "            if type(_r) is not _nd or _r.size < _host[0].limit:",
+           "                return _r",
+           f"            return _host[1](_r, ({', '.join(every)},), {{}})",
            f"    _a, _kw = [{', '.join(given)}], {{}}"]
     # (the arguments as positions up to the first one not given, the rest by keyword: as the
     # caller most likely wrote them, and as the routed wrapper reads positions: partition's kth)
@@ -185,7 +246,7 @@ def _creation(name, build):
     f.__module__ = "xpshim"
     f.__wrapped__ = npf
     f.__doc__ = creation_doc(name, npf)
-    return non_binding(f)
+    return _aimed(non_binding(f), routed)
 
 
 def documented(f, doc):
@@ -216,7 +277,7 @@ def _dot(name, build):
     dot.__module__ = "xpshim"
     dot.__wrapped__ = numpy.dot
     dot.__doc__ = DOT_DOC
-    return non_binding(dot)
+    return _aimed(non_binding(dot), routed)
 
 
 # Hand-written names (``_handwritten.TABLE``) whose CPU path is NumPy's: made here while no GPU

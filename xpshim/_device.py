@@ -122,6 +122,19 @@ def current_device():
     return _policy.get()[0] or _default or resolve_default()
 
 
+def new_arrays():
+    """``(current_device(), placing())`` in one step (a call that makes an array from a shape
+    asks both). The device first: in auto mode it may settle here, and placing reads that."""
+    d, s = _policy.get()
+    if d is None:
+        d = _default or resolve_default()
+    if s is None:
+        if _default is None:
+            resolve_default()
+        s = _sized
+    return d, s
+
+
 def set_policy(device, sized):
     """Make ``device`` current in this context; ``reset_policy`` of the token undoes it."""
     return _policy.set((device, sized))

@@ -44,6 +44,13 @@ def follow_like(f, npf, args, kwargs):
         return f(*args, **kwargs)
 
 
+def host_answer(r, args, kwargs):
+    """A NumPy answer ``r`` of at least the crossover's size, of a call on the host: moved to the
+    GPU where auto mode places it there (``_placement.promote``), else ``r``."""
+    p = _placement.promote(r, args, kwargs)
+    return p if p is r else wrap(p)
+
+
 def _takes_like(npf):
     try:
         return "like" in inspect.signature(npf).parameters
@@ -110,10 +117,7 @@ def function(modname, name, npf, cupy_path, creation=False):
                         n = a0 if t is int else _placement.small_shape(a0) if t is tuple else None
                         # (or any shape where new arrays are made on the CPU: xpshim.device("cpu"))
                         if n is not None:
-                            # (the device first: in auto mode it may settle here, and placing
-                            # reads what it settled to)
-                            dev = _device.current_device()
-                            placing = _device.placing()
+                            dev, placing = _device.new_arrays()
                             if placing and n < _placement.limit:
                                 dev = "cpu"  # (a small shape in auto mode: made where the CPU makes it)
                             if dev == "cpu":
@@ -158,14 +162,12 @@ def function(modname, name, npf, cupy_path, creation=False):
                             else:
                                 r = plain_npf(*args, **kwargs)
                                 if type(r) is host_array and r.size >= _placement.limit:
-                                    p = _placement.promote(r, args, kwargs)
-                                    return p if p is r else wrap(p)
+                                    return host_answer(r, args, kwargs)
                                 return r
                         else:
                             r = plain_npf(*args)
                             if type(r) is host_array and r.size >= _placement.limit:
-                                p = _placement.promote(r, args, kwargs)
-                                return p if p is r else wrap(p)
+                                return host_answer(r, args, kwargs)
                             return r
                 if takes_like and "like" in kwargs:
                     return follow_like(wrapper, npf, args, kwargs)
@@ -197,8 +199,7 @@ def function(modname, name, npf, cupy_path, creation=False):
                         return route.gpu(args, kwargs)  # a result past the crossover from small inputs
                     r = npf(*args, **kwargs)
                     if type(r) is host_array and r.size >= _placement.limit:
-                        p = _placement.promote(r, args, kwargs)
-                        return p if p is r else wrap(p)
+                        return host_answer(r, args, kwargs)
                     return r
                 if loc is None:
                     loc = _device.current_device()
@@ -213,5 +214,8 @@ def function(modname, name, npf, cupy_path, creation=False):
             except Exception as e:
                 raise _errors.trimmed(e)  # (NumPy's error at the user's line: xpshim/_errors.py)
 
+    # (the host path's steps, for the CPU path's object of this name, made before the GPU was
+    # live, to take them itself: xpshim/_cpupath.py; none where a result may outgrow the inputs)
+    wrapper.host_path = None if creation or grows else (_placement, host_answer)
     return _describe(functools.update_wrapper(wrapper, npf, assigned=(), updated=()), modname, name, npf,
                      _where(cupy_path))

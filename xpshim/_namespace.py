@@ -159,9 +159,12 @@ def _resolve(sub, name):
         cupy_path = None  # CuPy has no such module
     else:
         cupy_path = f"{ROUTED_MODULES[sub]}.{name}"
+    build = lambda: _routed(modname, name, obj, cupy_path)  # noqa: E731
     if light:
-        return _cpupath.function(modname, name, obj, cupy_path, lambda: _routed(modname, name, obj, cupy_path))
-    return _routed(modname, name, obj, cupy_path)
+        return _cpupath.function(modname, name, obj, cupy_path, build)
+    # (a NumPy function with plain parameters: a wrapper with them, which takes the host path's
+    # plain calls itself, as on the CPU path: a loop of np.flip on small arrays, at NumPy's speed)
+    return (dask_hook is None and _cpupath.numpys_parameters(modname, name, obj, cupy_path, build)) or build()
 
 
 def public_names(sub):

@@ -133,6 +133,62 @@ def test_made_on_the_cpu_path_then_routed(gpu):
     assert xpshim.get_device(x) == "gpu"
 
 
+def _next_step(f):
+    """What a CPU-path object calls once a GPU array can exist."""
+    if not isinstance(f, types.FunctionType):  # (a C function's object: its class's __call__)
+        return _cpupath._call_of(f)
+    if "_routed" in f.__globals__:  # (a wrapper with NumPy's parameters: its own globals)
+        return f.__globals__["_routed"]
+    return dict(zip(f.__code__.co_freevars, f.__closure__))["to"].cell_contents[0]
+
+
+@pytest.mark.parametrize("placing", [True, False], ids=["auto", "gpu"])
+def test_made_on_the_cpu_path_then_called_again_and_again(placing):
+    # A program reaches names before the GPU is live (auto mode: the GPU starts at the first call
+    # that needs it), keeps them, and calls them in a loop after. Each stays the object it was
+    # (the program may compare it with `is`), answers as the routed object does on each call, and
+    # from its first call with a GPU live calls the routed object itself, with no step of its own;
+    # once no GPU array can exist again, NumPy's answers still.
+    key = ("xpshim", "array")
+    names = {  # (a generated wrapper with NumPy's parameters, a wrapper of *args, two C functions' objects)
+        "sum": _cpupath.function("xpshim", "sum", numpy.sum, "sum",
+                                 lambda: _dispatch.function("xpshim", "sum", numpy.sum, "sum")),
+        "concatenate": _cpupath.function("xpshim", "concatenate", numpy.concatenate, "concatenate",
+                                         lambda: _dispatch.function("xpshim", "concatenate", numpy.concatenate,
+                                                                    "concatenate")),
+        "zeros": _cpupath.function("xpshim", "zeros", numpy.zeros, "zeros",
+                                   lambda: _dispatch.function("xpshim", "zeros", numpy.zeros, "zeros")),
+        "array": _cpupath.HANDWRITTEN[key]("array", lambda: _handwritten.TABLE[key]),
+    }
+    held = dict(names)
+    h = numpy.arange(6.0)
+    calls = {"sum": ((h,), {"axis": 0}), "concatenate": (([h, h],), {}), "zeros": ((3,), {}),
+             "array": (([1.0, 2.0],), {})}
+    want = {n: getattr(numpy, n)(*a, **k) for n, (a, k) in calls.items()}
+    undo = _backend.install(_simgpu.module(), _simgpu.describe(), placement=placing)
+    try:
+        x = xpshim.asarray(numpy.arange(40000.0))  # (large: a GPU array in either mode)
+        for _ in range(3):
+            for n, f in names.items():
+                got = f(*calls[n][0], **calls[n][1])
+                # (NumPy arrays given: NumPy's answer; a shape or a list: a GPU array in gpu mode)
+                made_here = n in ("zeros", "array") and not placing
+                assert type(got) is (_ndarray.ndarray if made_here else type(want[n])), n
+                assert numpy.array_equal(xpshim.asnumpy(got), want[n]), n
+            assert float(names["sum"](x)) == float(numpy.arange(40000.0).sum())
+            c = names["concatenate"]([x, x])
+            assert type(c) is _ndarray.ndarray and c.shape == (80000,)
+        for n, f in names.items():
+            assert f is held[n]
+            # (its next step: the routed object's own function, not the builder of _later)
+            assert _next_step(f).__code__.co_filename.endswith(("_dispatch.py", "_handwritten.py")), n
+    finally:
+        undo()
+    for n, f in names.items():
+        got = f(*calls[n][0], **calls[n][1])
+        assert type(got) is type(want[n]) and numpy.array_equal(got, want[n]), n
+
+
 def test_ufunc_calls_numpy_while_no_gpu_array_can_exist():
     u = _ufunc.ufunc(numpy.hypot)
     assert not _backend.live and u.func is numpy.hypot
