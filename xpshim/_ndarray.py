@@ -217,17 +217,32 @@ def _read_only_part(x, key):
 
 
 def set_writeable(x, value):
-    """``x.setflags(write=value)`` / ``x.flags.writeable = value`` where ``x`` is read-only: NumPy's
-    answer for an array its own call made so (np.broadcast_to's refuses True, x.diagonal()'s takes
-    it in NumPy 2.4: the array is writeable from then on); False where nothing is to change."""
+    """``x.setflags(write=value)`` / ``x.flags.writeable = value``, as NumPy's: False makes ``x``
+    read-only (writes through it, and through the views made of it from then on, are refused;
+    views made before stay writeable, as NumPy's do); True makes it writeable again where NumPy
+    would: an array that owns its memory, or a view of a writeable one (``USER``), and, for an
+    array NumPy's own call made read-only, NumPy's answer for it (np.broadcast_to's refuses,
+    x.diagonal()'s takes it in NumPy 2.4)."""
     e = _READ_ONLY.get(id(x)) if _READ_ONLY else None
     if e is None or e[0]() is not x:
-        return False
+        if not value:
+            key = id(x)
+            _READ_ONLY[key] = (weakref.ref(x, _unregister(key)), True, USER)
+        return True
     if not value:
         return True
-    _MAKERS[e[2]][0](numpy.zeros((2, 2))).setflags(write=True)  # (NumPy's ValueError where it refuses)
+    if e[2] == USER:
+        if x._b is not None and is_read_only(x._b):  # (its memory's owner is read-only: NumPy's refusal)
+            h = numpy.zeros(2)
+            h.setflags(write=False)
+            h[1:].setflags(write=True)
+    else:
+        _MAKERS[e[2]][0](numpy.zeros((2, 2))).setflags(write=True)  # (NumPy's ValueError where it refuses)
     del _READ_ONLY[id(x)]
     return True
+
+
+USER = "setflags"  # (the maker of an array the program made read-only itself)
 
 
 # The calls whose views NumPy makes read-only: name -> (NumPy's call on a 2 x 2 array, and the
@@ -420,6 +435,10 @@ def fresh(r, sources=()):
     0-d answer of arithmetic, a ufunc or a reduction is NumPy's scalar, a value (``_answer_value``; the
     few functions whose 0-d answers are arrays undo it: _registry.ZERO_D_ARRAYS)."""
     if type(r) is not _cupy_ndarray:
+        # (np.divmod, np.unravel_index, slogdet's named tuple: each a new answer, 0-d ones scalars)
+        if type(r) is tuple or (isinstance(r, tuple) and hasattr(r, "_fields")):
+            vs = [fresh(v, sources) for v in r]
+            return tuple(vs) if type(r) is tuple else type(r)(*vs)
         return wrap(r)
     placing = _device.placing()  # (once: gpu mode's calls skip all that follows it)
     if placing and len(sources) > 1:
@@ -993,7 +1012,7 @@ class ndarray(metaclass=_NdarrayMeta):
     itemsize = property(lambda s: _meta(s).itemsize, doc="Bytes per element.")
     nbytes = property(lambda s: _meta(s).nbytes, doc="Bytes of all elements.")
     strides = property(lambda s: _meta(s).strides, doc="Bytes to step in each dimension.")
-    flags = property(lambda s: Flags(_meta(s).flags, not is_read_only(s)),
+    flags = property(lambda s: Flags(_meta(s).flags, not is_read_only(s), s),
                      doc="Memory layout flags, as NumPy's flags object.")
     data = property(lambda s: s._raw().data, doc="The device memory pointer (cupy.cuda.MemoryPointer).")
     device = property(lambda s: s._a.device, doc="The CUDA device holding the data.")
@@ -1002,12 +1021,14 @@ class ndarray(metaclass=_NdarrayMeta):
     base = property(lambda s: s._b, doc="The array owning the memory this is a view of (None for its owner).")
 
     def setflags(self, write=None, align=None, uic=None):
-        """``numpy.ndarray.setflags``: a GPU array's memory is always writeable and aligned, so
-        only what keeps it so is taken; ``write=False`` raises NumPy's ValueError, saying what to
-        do instead (the array would otherwise stay writeable behind a flag that says not). A view
-        NumPy makes read-only (``x.diagonal()``, ``np.broadcast_to``) answers as NumPy's does."""
-        for name, value in (("writeable", write), ("aligned", align), ("writebackifcopy", uic)):
-            if value is not None and not (name == "writeable" and set_writeable(self, value)):
+        """``numpy.ndarray.setflags``: ``write`` as NumPy's (``set_writeable``: False refuses
+        writes through the array and its later views with NumPy's errors; True where NumPy allows
+        it). GPU memory is always aligned: ``align=False`` raises NumPy's ValueError, saying
+        what to do instead."""
+        if write is not None:
+            set_writeable(self, write)
+        for name, value in (("aligned", align), ("writebackifcopy", uic)):
+            if value is not None:
                 refuse_flag(name, value)
 
     def _reshape_in_place(self, shape):
@@ -1589,9 +1610,11 @@ def _views_of(r, hosts):
 
 class Flags:
     """``x.flags`` of a GPU array: NumPy's flags object (attributes, keys, ``==``) over CuPy's
-    three flags (contiguity and ownership). GPU memory is always aligned and writeable."""
+    three flags (contiguity and ownership), and whether NumPy's array would be writeable (its
+    setting makes the array read-only or writeable again: ``set_writeable``). GPU memory is
+    always aligned."""
 
-    __slots__ = ("c_contiguous", "f_contiguous", "owndata", "writeable")
+    __slots__ = ("c_contiguous", "f_contiguous", "owndata", "writeable", "_owner")
     aligned = True
     writebackifcopy = False
     _BITS = (("c_contiguous", 0x1), ("f_contiguous", 0x2), ("owndata", 0x4), ("writeable", 0x400),
@@ -1603,11 +1626,12 @@ class Flags:
              "FNC": "fnc", "FORC": "forc", "BEHAVED": "behaved", "B": "behaved",
              "CARRAY": "carray", "CA": "carray", "FARRAY": "farray", "FA": "farray"}
 
-    def __init__(self, cupy_flags, writeable=True):
+    def __init__(self, cupy_flags, writeable=True, owner=None):
         object.__setattr__(self, "c_contiguous", bool(cupy_flags.c_contiguous))
         object.__setattr__(self, "f_contiguous", bool(cupy_flags.f_contiguous))
         object.__setattr__(self, "owndata", bool(cupy_flags.owndata))
-        object.__setattr__(self, "writeable", writeable)  # (False for the views NumPy makes read-only)
+        object.__setattr__(self, "writeable", writeable)  # (False where NumPy's array would be read-only)
+        object.__setattr__(self, "_owner", owner)
 
     contiguous = property(lambda s: s.c_contiguous)
     fortran = property(lambda s: s.f_contiguous)
@@ -1626,8 +1650,10 @@ class Flags:
 
     def __setattr__(self, name, value):
         name = self._KEYS.get(name, name)
-        if name == "writeable" and not self.writeable and not value:
-            return  # (a read-only view's flag set as it is)
+        if name == "writeable" and self._owner is not None:
+            set_writeable(self._owner, value)
+            object.__setattr__(self, "writeable", bool(value))
+            return
         if name in ("writeable", "aligned", "writebackifcopy"):
             refuse_flag(name, value)
             return
@@ -1648,14 +1674,14 @@ class Flags:
 
 
 def refuse_flag(name, value):
-    """A flag set as it is (nothing to do), or NumPy's ValueError, saying what to do instead: a
-    GPU array's memory is always writeable and aligned (CuPy's arrays have no write protection,
-    so a read-only GPU array would be one that writes still reach)."""
+    """The aligned or writebackifcopy flag set as it is (nothing to do), or NumPy's ValueError,
+    saying what to do instead: a GPU array's memory is always aligned (a GPU read of unaligned
+    data faults), and it is never a write-back copy."""
     if bool(value) == (name != "writebackifcopy"):
         return
-    raise ValueError(f"cannot set the {name} flag of a GPU array to {bool(value)}: GPU memory is always writeable "
-                     "and aligned. For data that must not change, keep a NumPy copy (h = xpshim.asnumpy(x); "
-                     "h.setflags(write=False)), or run on the CPU (XPSHIM_DEVICE=cpu)")
+    raise ValueError(f"cannot set the {name} flag of a GPU array to {bool(value)}: GPU memory is always aligned "
+                     "and never a write-back copy. For such a NumPy array, make one from it (h = xpshim.asnumpy(x)), "
+                     "or run on the CPU (XPSHIM_DEVICE=cpu)")
 
 
 def c_strides(shape, itemsize):

@@ -100,6 +100,7 @@ ZERO_D_ARRAYS = frozenset({
     "real", "real_if_close", "require", "roll", "squeeze", "transpose", "trim_zeros", "where", "zeros_like",
     "linalg.tensorsolve", "fft.fftn", "fft.ifftn", "lib.stride_tricks.as_strided", "zeros", "ones", "empty",
     "full", "reshape", "broadcast_to", "expand_dims", "moveaxis", "swapaxes", "astype", "atleast_1d",
+    "unique_all", "unique_inverse",  # (their inverse indices: of the input's shape, 0-d for a 0-d input)
 })
 ZERO_D_ARRAY_METHODS = frozenset({"copy", "astype", "reshape", "squeeze", "view", "transpose", "swapaxes", "real",
                                   "imag", "conj", "conjugate", "__copy__", "__deepcopy__", "flatten", "ravel"})

@@ -413,6 +413,8 @@ class Route:
             v = r._v
             if v if self.zero_d_array else (not v and r._d is not None and not r._d.ndim):
                 r = self.kind_of_answer(r, args)
+        elif self.zero_d_array and isinstance(r, tuple):
+            r = self.kind_of_answer(r, args)
         return r if self.plain_result else self.tupled(r)
 
     def kind_of_answer(self, r, args):
@@ -420,6 +422,9 @@ class Route:
         (``np.copy``, ``np.where``: _registry.ZERO_D_ARRAYS), else its scalar, a value, also where
         CuPy's (or a gap version's) answer is a 0-d view of memory no argument owns."""
         if type(r) is not ndarray:
+            if self.zero_d_array and isinstance(r, tuple):  # (np.unique_inverse(x).inverse_indices: x's shape)
+                for v in r:
+                    as_array(v)  # (in place: the answer's element itself)
             return r
         if self.zero_d_array:
             return as_array(r)

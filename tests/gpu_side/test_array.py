@@ -442,8 +442,13 @@ def test_flags_are_numpys_flags_object(gpu):
     with pytest.raises(KeyError):
         d.flags["U"]
     d.flags.writeable = True  # already so
+    f = d.flags
+    f.writeable = False  # (read-only from now on, as NumPy's: tests/gpu_side/test_read_only.py)
+    assert not f.writeable and not d.flags.writeable and "WRITEABLE : False" in repr(d.flags)
+    with pytest.raises(ValueError, match="read-only"):
+        d[0, 0] = 1.0
     with pytest.raises(ValueError):
-        d.flags.writeable = False  # GPU memory cannot be made read-only
+        d.flags.aligned = False  # GPU memory is always aligned
     assert "C_CONTIGUOUS : True" in repr(d.flags)
 
 

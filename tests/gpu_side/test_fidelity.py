@@ -989,18 +989,33 @@ def test_sort_methods_take_numpys_kinds(gpu, name, how):
     assert _same(want, got)
 
 
+_RAISED = object()
+
+
+def _functions_and_ufuncs():
+    """(name, NumPy's callable, xpshim's) of every routed function and every ufunc."""
+    ufuncs = [(n, getattr(numpy, n), getattr(xpshim, n)) for n in dir(numpy) if isinstance(getattr(numpy, n), numpy.ufunc)]
+    return routed_callables(skip_random=True) + ufuncs
+
+
+def _quiet_answer(npo, args):
+    """NumPy's answer to ``npo(*args)``, its warnings silenced, or _RAISED."""
+    try:
+        with warnings.catch_warnings(), numpy.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            return npo(*args)
+    except Exception:
+        return _RAISED
+
+
 def _scalar_calls():
     """(name, NumPy's callable, xpshim's, args) for every routed function and ufunc whose NumPy
     answer for numbers alone (one, two or three of 3.0, 2, True) is a scalar."""
     out = []
-    ufuncs = [(n, getattr(numpy, n), getattr(xpshim, n)) for n in dir(numpy) if isinstance(getattr(numpy, n), numpy.ufunc)]
-    for name, npo, xo in routed_callables(skip_random=True) + ufuncs:
+    for name, npo, xo in _functions_and_ufuncs():
         for args in ((3.0,), (2,), (True,), (3.0, 2), (2, 3), (3.0, 2.0, 1.0)):
-            try:
-                with warnings.catch_warnings(), numpy.errstate(all="ignore"):
-                    warnings.simplefilter("ignore")
-                    r = npo(*args)
-            except Exception:
+            r = _quiet_answer(npo, args)
+            if r is _RAISED:
                 continue
             if isinstance(r, (numpy.generic, int, float, complex, bool)) and not isinstance(r, numpy.ndarray):
                 out.append((name, npo, xo, args))
@@ -1019,6 +1034,49 @@ def test_numbers_alone_answer_numpys_scalar_on_the_gpu_device(gpu, name, npo, xo
             got = xo(*args)
     assert type(got) is type(want), name
     assert got == want or (want != want and got != got), name
+
+
+def _element_kind(v):
+    """A tuple answer's element as NumPy gives it: its scalar (a value: type and dtype), or an
+    array (its dimensions and dtype)."""
+    if isinstance(v, numpy.generic) or (type(v) is xpshim.ndarray and v._v):
+        return ("scalar", numpy.asarray(xpshim.asnumpy(v) if type(v) is xpshim.ndarray else v).dtype.str)
+    if isinstance(v, (numpy.ndarray, xpshim.ndarray)):
+        return ("array", v.ndim, v.dtype.str)
+    return (type(v).__name__,)
+
+
+def _tuple_calls():
+    """(name, NumPy's, xpshim's callable, NumPy's arguments, the same as GPU arrays) of every routed
+    name and ufunc that answers a tuple for numbers, 0-d or 1-d arrays (np.divmod, np.frexp,
+    np.unravel_index, linalg.slogdet, ...)."""
+    out = []
+    for name, npo, xo in _functions_and_ufuncs():
+        for shape in [(), (3,), (2, 2)]:
+            for n in (1, 2):
+                args = [numpy.full(shape, 3.0 + i) for i in range(n)]
+                if name == "unravel_index":
+                    args = [numpy.full(shape, 99), (6, 7, 8)]
+                r = _quiet_answer(npo, args)
+                if r is _RAISED:
+                    continue
+                if isinstance(r, tuple) and r and any(isinstance(v, numpy.generic) for v in r) or (
+                        isinstance(r, tuple) and shape == ()):
+                    out.append((f"{name}{shape}", npo, xo, args))
+                break
+    return out
+
+
+@pytest.mark.parametrize("name,npo,xo,args", _tuple_calls(), ids=lambda v: v if isinstance(v, str) else "")
+def test_tuple_answers_hold_scalars_where_numpys_do(gpu, name, npo, xo, args):
+    """np.divmod(x, 2) of 0-d arrays, np.unravel_index(99, shape), np.linalg.slogdet(m): each element
+    of the answer is NumPy's scalar where NumPy's is, and an array where NumPy's is."""
+    with warnings.catch_warnings(), numpy.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        want = npo(*args)
+        got = xo(*[xpshim.asarray(a) if isinstance(a, numpy.ndarray) else a for a in args])
+    assert [_element_kind(v) for v in got] == [_element_kind(v) for v in want], name
+    assert type(got).__name__ == type(want).__name__, name
 
 
 def _refusing_array_likes():

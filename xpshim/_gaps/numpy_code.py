@@ -127,7 +127,16 @@ implements("xpshim.geomspace")(_CF.geomspace)
 # (CuPy's sinc is a ufunc of the input's float kind: float16 of bool, float32 of int16; NumPy's
 # multiplies by pi first, which makes integers and booleans float64)
 implements("xpshim.sinc", replaces=True)(FUNCTION_BASE.sinc)
-implements("xpshim.unstack")(_SB.unstack)
+
+
+@implements("xpshim.unstack")
+def _unstack(x, /, *, axis=0):
+    # NumPy's unstack iterates its array: of a 1-d one, NumPy's scalars (new values); CuPy's
+    # iteration gives 0-d views, so those are copied (each then a value: xpshim/_ndarray.fresh)
+    r = _SB.unstack(x, axis=axis)
+    return tuple([v.copy() for v in r]) if x.ndim == 1 else r
+
+
 implements("xpshim.histogram_bin_edges")(HISTOGRAMS.histogram_bin_edges)
 implements("xpshim.polyder")(_PI.polyder)
 # (CuPy's roots takes real symmetric companion matrices only: eigvalsh)
