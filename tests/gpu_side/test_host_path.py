@@ -30,13 +30,13 @@ def _kind(r, args):
     """What kind of answer ``r`` is: its type's name, and whether it is a view of an argument."""
     if isinstance(r, (tuple, list)):
         return (type(r).__name__, [_kind(v, args) for v in r])
-    view = type(r) is numpy.ndarray and any(numpy.shares_memory(r, a) for a in args)
+    view = type(r) is numpy.ndarray and any(isinstance(a, numpy.ndarray) and numpy.shares_memory(r, a) for a in args)
     return (type(r).__module__ + "." + type(r).__name__, view)
 
 
 def _both(f, args):
     """(outcome, kind of answer) of ``f`` on fresh copies of ``args``."""
-    a = [x.copy() for x in args]
+    a = [x.copy() if isinstance(x, numpy.ndarray) else x for x in args]
     try:
         r = f(*a)
     except Exception as e:
@@ -86,3 +86,28 @@ def test_a_large_answer_moves_and_a_view_stays(live):
         v[0] = -1.0
         assert x[-1] == -1.0
         x[-1] = 99_999.0
+
+
+@pytest.mark.parametrize("crossover", [None, 8], ids=["default-crossover", "crossover-8"])
+def test_dot_of_numpy_arrays_answers_as_the_routed_wrapper(live, crossover):
+    # np.dot takes the same host path itself (xpshim/_fused.py's make_dot), before its GPU kernel
+    from xpshim import _dispatch
+
+    routed = _dispatch.function("xpshim", "dot", numpy.dot, "dot")
+    m = numpy.arange(12.0).reshape(3, 4)
+    cases = [(m, m[0]), (m[0], m[0]), (m, m.T), (m, 2.0), (3, m), (m[0].astype(numpy.int8), [1, 2, 3, 4]),
+             (m, numpy.ones(3))]
+    saved = _device._crossover
+    if crossover is not None:
+        _device._crossover = (crossover, "set by the test")
+        _placement.refresh()
+    try:
+        for args in cases:
+            want = outcome(numpy.dot, [a.copy() if isinstance(a, numpy.ndarray) else a for a in args], {})
+            ref = _both(routed, args)
+            for _ in range(2):
+                got = _both(xpshim.dot, args)
+                assert got == ref and (got[0] == want or want[0] == "raised"), (args, got, ref, want)
+    finally:
+        _device._crossover = saved
+        _placement.refresh()
