@@ -1743,6 +1743,13 @@ class Flat:
     def __getitem__(self, key):
         k, whole = self._key(key)
         a = self._base._a
+        if not whole and (type(k) is int or isinstance(k, numpy.integer)):
+            # an element: NumPy's scalar, read as x[i, j] reads it (a value: ``_element``); CuPy's
+            # flatiter answers a 0-d array
+            i, n = int(k), a.size
+            if not -n <= i < n:
+                raise IndexError(f"index {i} is out of bounds for size {n}")  # (NumPy's flatiter's words)
+            return self._base[numpy.unravel_index(i % n, a.shape)]
         return wrap(a[k] if whole else a.flat[k])
 
     def __setitem__(self, key, value):

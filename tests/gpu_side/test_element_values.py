@@ -28,6 +28,8 @@ READS = {
     "a2[1, 3]": lambda m, a: a.reshape(2, 4)[1, 3],
     "a[::-1][0]": lambda m, a: a[::-1][0],
     "a[2:][0]": lambda m, a: a[2:][0],
+    "a.flat[3]": lambda m, a: a.flat[3],
+    "a2.T.flat[-3]": lambda m, a: a.reshape(2, 4).T.flat[-3],
 }
 ALIASES = {
     "itself": lambda a: a,
