@@ -52,8 +52,45 @@ class _NdarrayMeta(type):
 
     __hash__ = type.__hash__
 
+    def __getattribute__(cls, name):
+        # A method read from the class itself, as NumPy's unbound methods are used on NumPy arrays
+        # (`np.ndarray.__getitem__(self, key)` in a subclass, which `class Sub(np.ndarray)` makes
+        # NumPy's; `np.ndarray.__new__(Sub, shape)`): NumPy's own method for a NumPy array or
+        # class, xpshim's for a GPU array. A lookup through an array never comes here.
+        v = type.__getattribute__(cls, name)
+        if type(v) is _FUNCTION and cls is _GPU_CLASS[0] and name in _NUMPY_METHODS:
+            d = _DUAL.get(name)
+            if d is None or d[0] is not v:
+                d = _DUAL[name] = (v, _dual(name, v))
+            return d[1]
+        return v
+
 
 _GPU_CLASS = [None]  # the xpshim.ndarray class, once it exists
+_FUNCTION = type(lambda: None)
+_NUMPY_METHODS = frozenset(n for n in dir(numpy.ndarray) if callable(getattr(numpy.ndarray, n, None))) - {
+    "__init_subclass__", "__subclasshook__", "__class_getitem__", "__reduce_ex__", "__getattribute__",
+    "__setattr__", "__delattr__", "__dir__", "__format__", "__sizeof__", "__init__"}
+_DUAL = {}  # name -> (xpshim's function, the function the class hands out)
+
+
+def _dual(name, f):
+    """xpshim.ndarray's method ``f`` read from the class: on a NumPy array (a subclass's too) or,
+    for ``__new__``, a NumPy class, NumPy's method ``name``; else ``f``."""
+    npm = getattr(numpy.ndarray, name)
+    if name == "__new__":
+        def dual(cls, *args, **kwargs):
+            if isinstance(cls, type) and issubclass(cls, numpy.ndarray):
+                return npm(cls, *args, **kwargs)
+            return f(cls, *args, **kwargs)
+    else:
+        def dual(self, *args, **kwargs):
+            if isinstance(self, numpy.ndarray):
+                return npm(self, *args, **kwargs)
+            return f(self, *args, **kwargs)
+    dual.__name__, dual.__qualname__, dual.__doc__, dual.__wrapped__ = name, f"ndarray.{name}", f.__doc__, f
+    dual.__module__ = "xpshim"
+    return dual
 
 
 def _a_view(a, r):
@@ -968,6 +1005,14 @@ class ndarray(metaclass=_NdarrayMeta):
             return numpy.ndarray(shape, dtype, buffer, offset, strides, order)
         xp = _backend.require_gpu("xpshim.ndarray")
         return wrap(xp.ndarray(shape, dtype, strides=strides, order=order or "C"))
+
+    def __array_finalize__(self, obj):
+        """NumPy's hook for its subclasses' new views (``np.ndarray.__array_finalize__(self, obj)``
+        in a subclass's own): NumPy's does nothing, nor does this."""
+        return None
+
+    # (np.ndarray[Any, np.dtype[np.float64]] in annotations: NumPy's generic alias)
+    __class_getitem__ = classmethod(lambda cls, item: numpy.ndarray[item])
 
     @property
     def _a(self):

@@ -8,6 +8,7 @@ everywhere, and on the real GPU where one is usable (``-m gpu``).
 import copy
 import operator
 import pickle
+import typing
 import warnings
 
 import numpy
@@ -617,3 +618,75 @@ def test_non_temporal_copy_falls_back_to_numpys_and_says_why(monkeypatch):
     _ntcopy.copy(dst, src)
     numpy.testing.assert_array_equal(dst, src)
     assert _ntcopy.status() == "NumPy's copy (non-temporal copy unavailable: OSError: libllvmlite.so: cannot open shared object file)"
+
+
+def _unbound_calls():
+    """(name, arguments) of every method NumPy's ndarray has that xpshim's class defines too, with
+    the first of a few argument lists NumPy's unbound method answers for a 2 x 3 float array."""
+    h = numpy.arange(6.0).reshape(2, 3)
+    out = []
+    for name in sorted(set(dir(numpy.ndarray)) & set(vars(np.ndarray))):
+        npm = getattr(numpy.ndarray, name)
+        if not callable(npm) or name in ("__new__", "__init__", "__init_subclass__", "__class_getitem__",
+                                        "__subclasshook__", "__reduce_ex__", "__setstate__", "resize",
+                                        "__array_wrap__", "__array_ufunc__", "__array_function__", "__iter__",
+                                        "__dlpack__"):  # (an iterator, a capsule: their reprs hold addresses)
+            continue
+        for args in ((), (0,), (1, 0), (h,), (2.0,)):
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    npm(h.copy(), *args)
+            except Exception:
+                continue
+            out.append((name, args))
+            break
+    return out
+
+
+class _Sub(numpy.ndarray):
+    pass
+
+
+@pytest.mark.parametrize("name,args", _unbound_calls(), ids=lambda v: v if isinstance(v, str) else "")
+def test_numpys_unbound_methods_read_from_the_class_take_numpy_arrays(gpu, name, args):
+    # `np.ndarray.__getitem__(self, key)` in a subclass (`class Sub(np.ndarray)` makes NumPy's):
+    # a method read from xpshim's class, on a NumPy array or a subclass's, is NumPy's own; on a
+    # GPU array, xpshim's, with the same answer
+    from arguments import outcome
+
+    for make in (lambda m: m.arange(6.0).reshape(2, 3), lambda m: numpy.arange(6.0).reshape(2, 3).view(_Sub)):
+        want = outcome(getattr(numpy.ndarray, name), [make(numpy), *args], {})
+        assert outcome(getattr(np.ndarray, name), [make(numpy), *args], {}) == want, name
+    g = np.asarray(numpy.arange(6.0).reshape(2, 3))
+    assert type(g) is np.ndarray
+    want = outcome(getattr(numpy.ndarray, name), [numpy.arange(6.0).reshape(2, 3), *args], {})
+    got = outcome(getattr(np.ndarray, name), [g, *[np.asarray(a) if isinstance(a, numpy.ndarray) else a for a in args]], {})
+    if want[0] == "answer" and name not in ("__repr__", "__str__", "__format__", "__hash__", "__sizeof__", "__reduce__",
+                                           "__dlpack__", "__dlpack_device__", "tobytes", "__array__", "item", "tolist",
+                                           "__copy__", "__deepcopy__", "__array_namespace__", "__buffer__"):
+        assert got == want, name
+
+
+def test_numpys_class_protocol_on_a_numpy_subclass(gpu):
+    class Sub(np.ndarray):  # (NumPy's subclass, made as a program writes it)
+        def __new__(cls, shape):
+            obj = np.ndarray.__new__(cls, shape, dtype=numpy.float32)
+            obj.tag = "new"
+            return obj
+
+        def __array_finalize__(self, obj):
+            np.ndarray.__array_finalize__(self, obj)
+            self.tag = getattr(obj, "tag", None)
+
+        def __setitem__(self, key, value):
+            np.ndarray.__setitem__(self, key, value)
+
+    s = Sub((2, 3))
+    s[...] = 1.0
+    v = s[1:]
+    assert type(s) is Sub and isinstance(s, numpy.ndarray) and s.tag == "new" and v.tag == "new"
+    assert s.dtype == numpy.float32 and float(s.sum()) == 6.0
+    assert type(np.ndarray.__new__(np.ndarray, (2,))) in (np.ndarray, numpy.ndarray)
+    assert str(np.ndarray[typing.Any, numpy.dtype[numpy.float64]]) == str(numpy.ndarray[typing.Any, numpy.dtype[numpy.float64]])
+    assert np.ndarray.__getitem__ is np.ndarray.__getitem__
