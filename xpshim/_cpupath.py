@@ -280,11 +280,41 @@ def _dot(name, build):
     return _aimed(non_binding(dot), routed)
 
 
+class IndexMaker:
+    """``np.mgrid``, ``np.ogrid``, ``np.r_``, ``np.c_``: NumPy's object's arrays, made where new
+    arrays go, as ``np.array`` makes them (on the GPU device, or with a GPU array among the key's
+    items, a GPU array; in auto mode a small one stays NumPy's: ``_handwritten.IndexMaker``).
+    This one, made while no GPU array can exist, is NumPy's object until one can."""
+
+    __slots__ = ("_np", "_build", "_made")
+    __module__ = "xpshim"
+
+    def __init__(self, name, build):
+        self._np, self._build, self._made = getattr(numpy, name), build, None
+
+    def __getitem__(self, key):
+        if _backend.live:
+            if self._made is None:
+                self._made = self._build()
+            return self._made[key]
+        return self._np[key]
+
+    def __getattr__(self, name):  # (NumPy's object's own attributes: mgrid.sparse, r_.axis)
+        return getattr(self._np, name)
+
+    def __len__(self):
+        return len(self._np)
+
+    def __repr__(self):
+        return repr(self._np)
+
+
 # Hand-written names (``_handwritten.TABLE``) whose CPU path is NumPy's: made here while no GPU
 # array can exist, the hand-written object built on first need.
 HANDWRITTEN = {("xpshim", n): _creation for n in ("array", "asarray", "asanyarray", "ascontiguousarray",
                                                   "asfortranarray")}
 HANDWRITTEN[("xpshim", "dot")] = _dot
+HANDWRITTEN.update({("xpshim", n): IndexMaker for n in ("mgrid", "ogrid", "r_", "c_")})
 
 
 def get_device(x=None):

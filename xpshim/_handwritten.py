@@ -275,6 +275,37 @@ lexsort.__doc__ = "xpshim.lexsort: a sequence of GPU key arrays is stacked for c
 lexsort.__wrapped__ = numpy.lexsort
 
 
+class IndexMaker(_cpupath.IndexMaker):
+    # NumPy's object makes the arrays, on host copies of GPU items (counted): NumPy's rules for
+    # every directive and dtype; they are then copied to the GPU where new arrays go (counted)
+    __doc__ = _cpupath.IndexMaker.__doc__
+    __slots__ = ()
+    __module__ = "xpshim"
+
+    def __getitem__(self, key):
+        if not _backend.live:
+            return self._np[key]
+        items = key if type(key) is tuple else (key,)
+        on_gpu = False
+        for k in items:
+            if type(k) is ndarray:
+                on_gpu = True
+                break
+        if on_gpu:
+            host = tuple(asnumpy(k) if type(k) is ndarray else k for k in items)
+            key = host if type(key) is tuple else host[0]
+        h = self._np[key]
+        arrays = h if type(h) in (tuple, list) else (h,)
+        if any(type(a) is not numpy.ndarray or host_only_dtype(a.dtype) for a in arrays):
+            return h  # (np.r_["r", ...]'s np.matrix, strings: no GPU form, NumPy's as np.array's are)
+        if not on_gpu:
+            dev, sized = _device.new_arrays()
+            if dev == "cpu" or (sized and sum(a.size for a in arrays) < _placement.limit):
+                return h
+        moved = [fresh(_transfer.to_device(a, f"np.{self._np.__class__.__name__} on the GPU")) for a in arrays]
+        return type(h)(moved) if type(h) in (tuple, list) else moved[0]
+
+
 # (module, name) -> object, used by _namespace before the routing default.
 TABLE = {
     **{("xpshim", n): _creation(n) for n in ("array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray")},
@@ -284,6 +315,7 @@ TABLE = {
     ("xpshim", "nditer"): _nditer.nditer,  # (writes through GPU operands land in them)
     ("xpshim", "dot"): non_binding(_cpupath.documented(_fused.make_dot(function("xpshim", "dot", numpy.dot, "dot")),
                                                        _cpupath.DOT_DOC)),
+    **{("xpshim", n): IndexMaker(n, None) for n in ("mgrid", "ogrid", "r_", "c_")},
     ("xpshim.random", "seed"): seed,
     ("xpshim.random", "default_rng"): default_rng,
     ("xpshim.random", "RandomState"): RandomState,

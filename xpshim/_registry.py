@@ -134,7 +134,7 @@ HOST_IO = {
 # here first, so that resolving any other name never loads _handwritten and all it imports.
 HANDWRITTEN = frozenset({
     *(("xpshim", n) for n in ("array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray", "ndarray",
-                              "from_dlpack", "lexsort", "nditer", "dot")),
+                              "from_dlpack", "lexsort", "nditer", "dot", "mgrid", "ogrid", "r_", "c_")),
     *(("xpshim.random", n) for n in ("seed", "default_rng", "RandomState", "Generator")),
 })
 

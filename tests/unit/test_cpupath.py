@@ -59,7 +59,8 @@ def test_handwritten_looks_as_the_routed_one(key):
     light = _cpupath.HANDWRITTEN[key](key[1], None)
     full = _handwritten.TABLE[key]
     assert _look(light) == _look(full)
-    assert inspect.signature(light) == inspect.signature(full)
+    if callable(full):  # (np.mgrid, np.r_, ...: NumPy's are indexed, not called)
+        assert inspect.signature(light) == inspect.signature(full)
 
 
 def test_handwritten_names_listed_as_the_table_has_them():
