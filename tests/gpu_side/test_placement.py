@@ -124,6 +124,33 @@ def test_small_data_stays_the_same_numpy_array(auto):
     assert transfers() == 0
 
 
+def _small_data():
+    ro = numpy.arange(6.0).reshape(2, 3)
+    ro.flags.writeable = False
+    return {"float64": numpy.arange(6.0).reshape(2, 3), "float32-F": numpy.asfortranarray(numpy.ones((2, 3), "f4")),
+            "read-only": ro, "view": numpy.arange(12)[::2], "0-d": numpy.array(2.5), "list": [1.0, 2.0],
+            "nested list": [[1, 2], [3, 4]], "tuple": (1, 2.5), "tuple of arrays": (numpy.ones(2), numpy.zeros(2)),
+            "int": 3, "float": 2.5}
+
+
+@pytest.mark.parametrize("name", ["array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray"])
+@pytest.mark.parametrize("dtype", [None, "f4", "i8"])
+def test_small_host_data_is_numpys_answer(auto, name, dtype):
+    # every creation function of data, on each kind of small host data: NumPy's array itself
+    # (type, dtype, layout, flags, values, and the memory it shares with its argument), nothing moved
+    for kind, data in _small_data().items():
+        want = getattr(numpy, name)(data, dtype)
+        got = getattr(np, name)(data, dtype)
+        assert type(got) is type(want), kind
+        assert got.dtype == want.dtype and got.shape == want.shape and got.strides == want.strides, kind
+        assert got.flags.writeable == want.flags.writeable and got.flags.owndata == want.flags.owndata, kind
+        numpy.testing.assert_array_equal(got, want)
+        if type(data) is numpy.ndarray:
+            assert (got is data) == (want is data), kind
+            assert numpy.shares_memory(got, data) == numpy.shares_memory(want, data), kind
+    assert transfers() == 0 and placed("to_device") == 0
+
+
 def test_calls_on_small_numpy_arrays_stay_numpy(auto):
     a = np.linspace(0, 1, 100)
     for r in (np.sin(a), np.sum(a), a + 1, np.concatenate([a, a]), np.add.accumulate(a)):
