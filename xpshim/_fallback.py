@@ -4,6 +4,8 @@ Only listed gaps come here (a name, method or keyword CuPy lacks); an error
 raised by CuPy on a supported call reaches the user and is never retried.
 """
 
+import math
+import operator
 import sys
 import warnings
 
@@ -108,6 +110,34 @@ def _resize_check(self, kwargs):
         raise ValueError(_referenced_message())
 
 
+def _same_size(self, args, kwargs):
+    """The new shape of ``x.resize(*args, **kwargs)`` where it keeps the number of elements, else
+    None. NumPy checks ownership and references only where it reallocates: a resize to the same
+    size is a new shape over the same memory, whoever else holds it (PyArray_Resize,
+    https://github.com/numpy/numpy/blob/v2.4.0/numpy/_core/src/multiarray/shape.c)."""
+    if any(k != "refcheck" for k in kwargs) or not args or args == (None,):
+        return None
+    dims = args[0] if len(args) == 1 and not isinstance(args[0], (int, numpy.integer)) else args
+    try:
+        shape = tuple(operator.index(n) for n in dims)
+    except TypeError:
+        return None
+    if any(n < 0 for n in shape) or math.prod(shape) != self.size:
+        return None  # (NumPy's errors and reallocations: the host path)
+    return shape
+
+
+def _reshape_as_resize(self, shape):
+    """``x.resize(shape)`` of as many elements: NumPy's refusal of an array in more than one
+    segment, else the shape over the same memory with strides in its memory order (Fortran's
+    for an array that is F- and not C-contiguous), seen by every view and name of it."""
+    a = self._a
+    if not (a.flags.c_contiguous or a.flags.f_contiguous):
+        raise ValueError("resize only works on single-segment arrays")
+    order = "F" if a.flags.f_contiguous and not a.flags.c_contiguous else "C"
+    self._d, self._hv = a.reshape(shape, order=order), None  # (a view: the same storage)
+
+
 def _referenced_message():
     """NumPy's own words for a referenced array that ``resize`` refuses (they change between versions)."""
     h = numpy.zeros(1)
@@ -132,6 +162,10 @@ def run_method(self, name, args, kwargs, reason):
     from ._registry import MUTATING_METHODS
 
     if name == "resize":
+        shape = _same_size(self, args, kwargs)
+        if shape is not None:
+            _reshape_as_resize(self, shape)
+            return None
         _resize_check(self, kwargs)
     announce(f"ndarray.{name}", reason)
     h = host(self, "fallback self")

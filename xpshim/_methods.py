@@ -185,8 +185,8 @@ def _value_answer(r, x):
 
 
 # methods that write into the array itself, and the kind of NumPy's error where it is read-only
-_WRITES_SELF = {"sort": "sort", "partition": "partition", "put": "put", "setfield": "assign", "itemset": "assign",
-                "resize": "assign"}
+# (not resize: NumPy's resizes a read-only array, and the data it keeps is not written)
+_WRITES_SELF = {"sort": "sort", "partition": "partition", "put": "put", "setfield": "assign", "itemset": "assign"}
 
 
 def _flagged_answer(answer, name):
