@@ -10,7 +10,8 @@ not fallbacks but NumPy's own function plus the one copy the job needs, counted
   the GPU reads the file straight into pinned memory instead (``_npy_to_device``);
   ``load`` of an ``.npz`` gives arrays on the current device as they are read;
   ``load(mmap_mode=...)`` keeps NumPy's memory map.
-  A GPU array from ``frombuffer`` is a copy: writes to it do not reach the buffer;
+  A GPU array from ``frombuffer`` is a copy: writes to it do not reach the buffer (one of
+  read-only memory, ``bytes``, is read-only, as NumPy's array and its views are);
 * writers (``save``, ``savez``, ``savez_compressed``, ``savetxt``) and text
   (``array2string``, ``array_repr``, ``array_str``): GPU arrays among the arguments
   are copied to the host, then NumPy writes or formats them.
@@ -28,7 +29,7 @@ from . import _backend, _device, _placement, _transfer
 from . import _methods  # noqa: F401  (the GPU arrays its readers make have NumPy's methods)
 from ._arguments import locate, to_host_args
 from ._cpupath import non_binding
-from ._ndarray import host_only_dtype, wrap
+from ._ndarray import host_only_dtype, mark_read_only, wrap
 
 READERS = ("loadtxt", "genfromtxt", "load", "fromfile", "fromregex", "frombuffer", "fromstring", "fromiter")
 WRITERS = ("save", "savez", "savez_compressed", "savetxt")
@@ -41,7 +42,9 @@ def on_device(h, reason):
         return h
     if h.dtype.kind not in "biufc" or (_device.placing() and h.size < _placement.limit):
         return h
-    return wrap(_transfer.to_device(h, reason))
+    x = wrap(_transfer.to_device(h, reason))
+    # (np.frombuffer of bytes: NumPy's array is read-only, and so are its views; its copy too)
+    return x if h.flags.writeable else mark_read_only(x, "frombuffer")
 
 
 class NpzOnDevice:

@@ -291,6 +291,7 @@ _MAKERS = {
                             ("writeable", None, False)),
     "as_strided": (lambda h: numpy.lib.stride_tricks.as_strided(h, (2, 2), h.strides, writeable=False),
                    ("writeable", 4, True)),
+    "frombuffer": (lambda h: numpy.frombuffer(h.tobytes()).reshape(h.shape), None),  # (of bytes: read-only memory)
 }
 _MAKES_READ_ONLY = MAKES_READ_ONLY = frozenset(_MAKERS)
 _VIEW_FLAGS = {}
@@ -1051,7 +1052,8 @@ class ndarray(metaclass=_NdarrayMeta):
     # -- attributes ------------------------------------------------------
     # (read wherever the data is: reading them never moves it)
     shape = property(lambda s: _meta(s).shape, lambda s, v: s._reshape_in_place(v), doc="Tuple of array dimensions.")
-    dtype = property(lambda s: _meta(s).dtype, doc="Data type of the elements (a numpy.dtype).")
+    dtype = property(lambda s: _meta(s).dtype, lambda s, v: s._view_in_place(v),
+                     doc="Data type of the elements (a numpy.dtype).")
     ndim = property(lambda s: _meta(s).ndim, doc="Number of dimensions.")
     size = property(lambda s: _meta(s).size, doc="Number of elements.")
     itemsize = property(lambda s: _meta(s).itemsize, doc="Bytes per element.")
@@ -1075,6 +1077,22 @@ class ndarray(metaclass=_NdarrayMeta):
         for name, value in (("aligned", align), ("writebackifcopy", uic)):
             if value is not None:
                 refuse_flag(name, value)
+
+    def _view_in_place(self, dtype):
+        """``x.dtype = t``: NumPy's ``x.view(t)`` (its checks and errors), made this array's own
+        over the same memory, which its views and names keep sharing."""
+        if self._v:  # (an element read is NumPy's scalar, whose dtype is not writable)
+            raise AttributeError("attribute 'dtype' of 'numpy.generic' objects is not writable")
+        try:
+            numpy.dtype(dtype)
+        except TypeError:
+            numpy.zeros(1).dtype = dtype  # (NumPy's own error for what is not a dtype)
+            raise
+        v = self.view(dtype)
+        if type(v) is not ndarray:  # (a host-only dtype: the view would be a host copy)
+            raise TypeError(f"a GPU array cannot take dtype {numpy.dtype(dtype)} in place: it has no GPU "
+                            "form; use x.view(dtype), which makes a host copy (counted)")
+        self._d, self._hv = v._a, None
 
     def _reshape_in_place(self, shape):
         a = self._a

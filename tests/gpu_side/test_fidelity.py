@@ -760,6 +760,70 @@ def test_resize_refuses_as_numpy(gpu):
     assert xpshim.asnumpy(a).tolist() == [0.0, 1.0, 2.0, 3.0, 0.0, 0.0]
 
 
+def _dtype_settings(m):
+    """Programs that set ``x.dtype``: (name, the program, answering what it saw)."""
+    def of_bytes():
+        x = m.array([1, 2, 3, 4], dtype=m.uint8)
+        v = x[:]
+        x.dtype = "<i2"
+        x[0] = 1  # (lands in the memory v reads)
+        return x, v
+
+    def same_size():
+        x = m.arange(6, dtype=m.int32).reshape(2, 3)
+        x.dtype = m.float32
+        return x, x.strides
+
+    def wider_rows():
+        x = m.arange(8, dtype=m.int16).reshape(2, 4)
+        x.dtype = m.int64
+        return x, x.shape
+
+    def transposed():
+        x = m.arange(6.0).reshape(2, 3).T
+        x.dtype = m.float32
+
+    def a_strided_view():
+        x = m.arange(8.0)[::2]
+        x.dtype = m.int64
+        return x
+
+    def read_only():
+        x = m.arange(4.0)
+        x.flags.writeable = False
+        x.dtype = m.int64
+        return x, x.flags.writeable
+
+    def an_element_read():
+        s = m.arange(4.0)[1]
+        s.dtype = m.int64
+
+    def not_a_dtype():
+        x = m.arange(4.0)
+        x.dtype = "no such type"
+
+    return [of_bytes, same_size, wider_rows, transposed, a_strided_view, read_only, an_element_read, not_a_dtype]
+
+
+def test_setting_dtype_as_numpys(gpu):
+    """``x.dtype = t`` is NumPy's view in place: the same memory under its names and earlier views,
+    NumPy's refusals (class and message)."""
+    bad = []
+    for want_call, got_call in zip(_dtype_settings(numpy), _dtype_settings(xpshim)):
+        try:
+            want = want_call()
+        except Exception as e:
+            want = (type(e), str(e))
+        with xpshim.device("gpu"):
+            try:
+                got = got_call()
+            except Exception as e:
+                got = (type(e), str(e))
+        if not (_same(want, got) if not (type(want) is tuple and type(want[0]) is type) else want == got):
+            bad.append((want_call.__name__, want, got))
+    assert bad == []
+
+
 # ---------------------------------------------------------------- 8. np.nditer
 
 def _double(m, a):

@@ -1,6 +1,6 @@
 """The views NumPy makes read-only are read-only on the GPU too: ``x.diagonal()``,
 ``np.diagonal(x)``, ``np.broadcast_to(x, shape)``, ``sliding_window_view``, ``as_strided(...,
-writeable=False)``, an array or view the program made read-only (``setflags(write=False)``,
+writeable=False)``, ``np.frombuffer`` of bytes, an array or view the program made read-only (``setflags(write=False)``,
 ``flags.writeable = False``), and the views of them.
 
 Generated: every maker, then every view-making step on its result (none, indexing, ``T``,
@@ -24,6 +24,8 @@ MAKERS = {
     "np.broadcast_to(row, shape)": lambda m, a: m.broadcast_to(a[0], (3, 4)),
     "sliding_window_view(x, 2, axis=0)": lambda m, a: m.lib.stride_tricks.sliding_window_view(a, 2, axis=0),
     "as_strided(x, writeable=False)": lambda m, a: m.lib.stride_tricks.as_strided(a, (2, 4), a.strides, writeable=False),
+    # (a reader's: NumPy's array over read-only memory)
+    "np.frombuffer(bytes)": lambda m, a: m.frombuffer(a.tobytes()).reshape(a.shape),
     # (the program's own: the array itself, or a view of it, made read-only by its flag)
     "x.setflags(write=False)": lambda m, a: (a.setflags(write=False), a)[1],
     "x[1:].flags.writeable = False": lambda m, a: (lambda v: (setattr(v.flags, "writeable", False), v)[1])(a[1:]),
