@@ -627,10 +627,12 @@ def _unbound_calls():
     out = []
     for name in sorted(set(dir(numpy.ndarray)) & set(vars(np.ndarray))):
         npm = getattr(numpy.ndarray, name)
+        # (__iter__, __dlpack__ and Python 3.12's __buffer__ answer an iterator, a capsule and a
+        # memoryview, whose reprs hold addresses)
         if not callable(npm) or name in ("__new__", "__init__", "__init_subclass__", "__class_getitem__",
                                         "__subclasshook__", "__reduce_ex__", "__setstate__", "resize",
                                         "__array_wrap__", "__array_ufunc__", "__array_function__", "__iter__",
-                                        "__dlpack__"):  # (an iterator, a capsule: their reprs hold addresses)
+                                        "__dlpack__", "__buffer__"):
             continue
         for args in ((), (0,), (1, 0), (h,), (2.0,)):
             try:
