@@ -13,10 +13,10 @@ import inspect
 
 import numpy
 
-from . import _arrayapi, _backend, _device, _errors, _fallback, _hostfast, _placement
-from ._arguments import locate, numbers_alone
+from . import _arrayapi, _backend, _device, _errors, _fallback, _hostfast, _placement, _transfer
+from ._arguments import locate, numbers_alone, to_host_args
 from ._cpupath import describe as _describe, where as _where
-from ._ndarray import ndarray, wrap
+from ._ndarray import is_read_only, ndarray, refuse_write, wrap
 from ._route import Route, dtype_position
 
 _HOST_OPERAND = frozenset({numpy.ndarray, int, float, complex, bool})
@@ -49,6 +49,26 @@ def host_answer(r, args, kwargs):
     GPU where auto mode places it there (``_placement.promote``), else ``r``."""
     p = _placement.promote(r, args, kwargs)
     return p if p is r else wrap(p)
+
+
+def numpys_stream(route, args, kwargs):
+    """A draw of ``np.random``'s global generator (``rand``, ``normal``, ``shuffle``, ...) in auto
+    mode: NumPy's generator draws it, reading GPU arguments from host copies (counted) and writing
+    ``shuffle``'s array back; an answer of the crossover's size or more then goes to the GPU
+    (``host_answer``). Auto mode's numbers are NumPy's, however long the GPU took to start: a draw
+    made by CuPy's generator once the GPU was ready, and by NumPy's before, made a seeded program's
+    numbers depend on the time (docs/placement.md, "Random numbers")."""
+    hargs, hkw = to_host_args(args, kwargs, f"{route.name} draws with NumPy's generator")
+    mixed = route.name == "xpshim.random.shuffle" and args and type(args[0]) is ndarray
+    if mixed and is_read_only(args[0]):
+        hargs[0].flags.writeable = False  # (NumPy's refusal, before it draws)
+    r = route.npf(*hargs, **hkw)
+    if mixed:
+        refuse_write(args[0])  # (bounds known of its storage forgotten; element values copied first)
+        args[0]._a[...] = _transfer.to_device(hargs[0], "shuffle written back")
+    if type(r) is numpy.ndarray and r.size >= _placement.limit:
+        return host_answer(r, hargs, hkw)
+    return r
 
 
 def _takes_like(npf):
@@ -85,6 +105,7 @@ def function(modname, name, npf, cupy_path, creation=False):
         # (np.arange(10), np.linspace(0, 1, 50): what they make is told by their numbers)
         sized_by_numbers = route.name in _placement.MAKERS and not shape_first
         scalar_answer = route.name not in _placement.MAKERS  # (numbers alone: NumPy's scalar)
+        draws = modname == "xpshim.random"  # (auto mode: NumPy's generator: numpys_stream)
         # NumPy's function without its own __array_function__ check, for arguments that are plain
         # NumPy arrays and numbers only (nothing there can override it): that check costs about
         # as much as ours; for np.roll and np.linalg.norm, NumPy's steps without its argument
@@ -173,6 +194,8 @@ def function(modname, name, npf, cupy_path, creation=False):
                     return follow_like(wrapper, npf, args, kwargs)
                 if not _backend.live:
                     return npf(*args, **kwargs)
+                if draws and _device.placing():
+                    return numpys_stream(route, args, kwargs)
                 loc = None
                 if args and grows:  # (the same cases, for names whose result may outgrow the inputs)
                     a0 = args[0]

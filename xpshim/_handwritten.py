@@ -12,7 +12,7 @@ from . import _cpupath, _fused, _nditer
 from ._arguments import call_gpu
 from ._cpupath import non_binding
 from ._dispatch import follow_like, function
-from ._ndarray import as_array, fresh, host_only_dtype, ndarray, wrap
+from ._ndarray import as_array, fresh, host_only_dtype, is_read_only, ndarray, refuse_write, wrap
 from ._objects import GpuObject, asnumpy
 
 
@@ -34,18 +34,20 @@ def _creation(name):
             elif type(a) is numpy.ndarray:
                 _backend.start_for(a.size)
                 _device.wait_for_gpu(a.size)
-        live, t, h = _backend.live, type(a), None
-        if live and (t is numpy.ndarray or t is list or t is tuple or t is float or t is int) \
-                and not args and not kwargs and _device.placing() and not _placement.seek:
+        # (the device and placement read in one step: auto mode's start may end between two reads)
+        dev, sized = _device.new_arrays() if _backend.live else ("cpu", False)
+        if dev == "cpu":
+            if type(a) is ndarray:
+                a = _transfer.to_host(a._a, f"{name} on the CPU device")
+            return npf(a, dtype, *args, **kwargs)
+        t, h = type(a), None
+        if sized and (t is numpy.ndarray or t is list or t is tuple or t is float or t is int) \
+                and not args and not kwargs and not _placement.seek:
             # (auto mode, host data, no seeds sought: a small one is NumPy's array, as below, in
             # fewer steps; a loop's np.asarray(row) pays this, 2 us where NumPy's takes 0.1)
             h = npf(a, dtype)
             if h.size < _placement.limit:
                 return h
-        elif not live or _device.current_device() == "cpu":
-            if t is ndarray:
-                a = _transfer.to_host(a._a, f"{name} on the CPU device")
-            return npf(a, dtype, *args, **kwargs)
         xp = _backend.xp
         if type(a) is ndarray or _backend.is_raw_gpu_array(a):
             raw = a._a if type(a) is ndarray else a
@@ -54,8 +56,8 @@ def _creation(name):
                 # the array itself, as NumPy's; of an element read (NumPy's scalar), a new 0-d array
                 return a if not a._v else as_array(wrap(raw.copy()))
             return as_array(fresh(r, (a,)))
-        # Host data (lists, NumPy arrays, PIL images, ...): NumPy reads it, one counted copy moves it.
-        sized = _device.placing()  # auto mode: small data stays a NumPy array on the host
+        # Host data (lists, NumPy arrays, PIL images, ...): NumPy reads it, one counted copy moves it
+        # (in auto mode, ``sized``, small data stays a NumPy array on the host).
         if dtype is None and not args and not kwargs and type(a).__module__.startswith("PIL."):
             if sized and _placement.image_size(a) < _placement.limit:
                 return npf(a)
@@ -191,12 +193,90 @@ def _seed_when_settled():
             _backend.xp.random.seed(seed_)
 
 
-def default_rng(seed=None):
-    """A random Generator on the current device (NumPy's on the CPU).
+def _auto_method(name, npm):
+    """NumPy's generator method ``npm`` as auto mode's object calls it: NumPy draws (GPU arrays it
+    reads, it reads from host copies, counted); an array it writes into (``shuffle(x)``, ``out=``)
+    that is a GPU array is given to it as a host copy and written back (both counted: NumPy's
+    method given the GPU array itself would write into a copy, and the write would be lost); an
+    answer of the crossover's size or more goes to the GPU (counted)."""
+    first = name == "shuffle"
 
-    On the GPU it is CuPy's Generator; methods CuPy lacks run on a NumPy
+    def method(self, *args, **kwargs):
+        if (first and args and type(args[0]) is ndarray) or (kwargs and type(kwargs.get("out")) is ndarray):
+            return _drawn_into_gpu_arrays(self, npm, first, args, kwargs)
+        r = npm(self, *args, **kwargs)
+        if type(r) is numpy.ndarray and r.size >= _placement.limit:
+            p = _placement.promote(r, args, kwargs)
+            return r if p is r else wrap(p)
+        return r
+    method.__name__, method.__doc__ = name, npm.__doc__
+    return method
+
+
+def _drawn_into_gpu_arrays(self, npm, first, args, kwargs):
+    into = []  # (GPU array, its host copy NumPy writes into)
+    if first and type(args[0]) is ndarray:
+        into.append((args[0], asnumpy(args[0])))
+        args = (into[-1][1], *args[1:])
+    if type(kwargs.get("out")) is ndarray:
+        into.append((kwargs["out"], asnumpy(kwargs["out"])))
+        kwargs = {**kwargs, "out": into[-1][1]}
+    for d, h in into:
+        if is_read_only(d):
+            h.flags.writeable = False  # (NumPy's own refusal, before it draws)
+    r = npm(self, *args, **kwargs)
+    for d, h in into:
+        refuse_write(d)  # (as every write: bounds known of its storage forgotten, element values copied)
+        d._a[...] = _transfer.to_device(h, f"{npm.__name__} written back")
+        if r is h:
+            r = d  # (NumPy answers with out= itself)
+    return r
+
+
+def _auto_class(npcls):
+    """NumPy's ``npcls`` (Generator or RandomState) as auto mode makes it: NumPy's own class
+    (``isinstance`` holds, its numbers are NumPy's) whose methods write into GPU arrays and put
+    large answers on the GPU (``_auto_method``)."""
+    ns = {"__module__": npcls.__module__, "__qualname__": npcls.__qualname__, "__doc__": npcls.__doc__}
+    for name in dir(npcls):
+        npm = getattr(npcls, name)
+        if not name.startswith("_") and callable(npm):
+            ns[name] = _auto_method(name, npm)
+    return type(npcls.__name__, (npcls,), ns)
+
+
+_AUTO = {}  # NumPy's class -> auto mode's (made on first use)
+
+
+def _auto_object(npcls, *args):
+    cls = _AUTO.get(npcls)
+    if cls is None:
+        cls = _AUTO[npcls] = _auto_class(npcls)
+    return cls(*args)
+
+
+def _auto_mode():
+    """Whether random objects are auto mode's: the GPU may yet be chosen, or new arrays are placed
+    by size (or the device is the CPU in a process with a GPU). False in a CPU-only process and
+    where the GPU device is chosen (CuPy's objects)."""
+    if _backend.pending:
+        return True  # (read without a look at the device: it would start the GPU)
+    if not _backend.live:
+        return False
+    dev, sized = _device.new_arrays()
+    return sized or dev == "cpu"
+
+
+def default_rng(seed=None):
+    """A random Generator: NumPy's on the CPU and in auto mode (NumPy's numbers, whenever the
+    GPU became ready), CuPy's where the GPU device is chosen (``XPSHIM_DEVICE=gpu``,
+    ``xpshim.device("gpu")``). CuPy's; methods CuPy lacks run on a NumPy
     Generator seeded the same way (a counted, warned host fallback).
     """
+    if _auto_mode():  # (NumPy's numbers, however long the GPU takes to start: docs/placement.md)
+        if isinstance(seed, numpy.random.Generator):
+            return seed  # (NumPy's: a Generator is returned unaltered)
+        return _auto_object(numpy.random.Generator, numpy.random.default_rng(seed).bit_generator)
     if not _backend.live or _device.current_device() == "cpu":
         return numpy.random.default_rng(seed)
     xp = _backend.xp
@@ -218,9 +298,8 @@ class _RandomClass(type):
 
 
 class RandomState(metaclass=_RandomClass):
-    """numpy.random.RandomState on the current device (NumPy's on the CPU).
-
-    On the GPU it is CuPy's RandomState (cuRAND); methods CuPy's lacks are filled on the
+    """numpy.random.RandomState: NumPy's on the CPU and in auto mode (NumPy's numbers), CuPy's
+    (cuRAND) where the GPU device is chosen; methods CuPy's lacks are filled on the
     GPU (``random``, ``random_integers``, ``multinomial``, ``bytes``) or run on a NumPy
     RandomState seeded the same way (a counted, warned host fallback). The streams differ
     from NumPy's: a seed gives reproducible runs on each device, not the same numbers.
@@ -229,6 +308,8 @@ class RandomState(metaclass=_RandomClass):
     _label = "random.RandomState"
 
     def __new__(cls, seed=None):
+        if _auto_mode():
+            return _auto_object(numpy.random.RandomState, seed)  # (NumPy's numbers)
         if not _backend.live or _device.current_device() == "cpu":
             return numpy.random.RandomState(seed)
         return GpuObject(_backend.xp.random.RandomState(seed), numpy.random.RandomState(seed), cls._label)

@@ -3,9 +3,12 @@ decisions by size, the crossover and its override, moves counted in stats()["pla
 element-by-element loops moving a GPU array to the host and back, the loop-heavy workloads,
 and XPSHIM_DEVICE=gpu left as it was."""
 
+import json
 import os
 import subprocess
 import sys
+import textwrap
+import types
 
 import warnings
 
@@ -72,10 +75,8 @@ def transfers():
 @pytest.mark.parametrize("make", [
     lambda n: np.zeros(n), lambda n: np.ones((1, n)), lambda n: np.empty(n), lambda n: np.full(n, 2.0),
     lambda n: np.arange(n), lambda n: np.arange(0, n, 1), lambda n: np.linspace(0, 1, n),
-    lambda n: np.asarray(numpy.ones(n)), lambda n: np.array(list(range(n))), lambda n: np.random.rand(n),
-    lambda n: np.random.uniform(0, 1, n), lambda n: np.ndarray((n,)),
-], ids=["zeros", "ones", "empty", "full", "arange", "arange3", "linspace", "asarray", "array-list",
-        "random.rand", "random.uniform", "ndarray"])
+    lambda n: np.asarray(numpy.ones(n)), lambda n: np.array(list(range(n))), lambda n: np.ndarray((n,)),
+], ids=["zeros", "ones", "empty", "full", "arange", "arange3", "linspace", "asarray", "array-list", "ndarray"])
 def test_creation_is_placed_by_size(auto, make):
     assert type(make(N - 1)) is numpy.ndarray
     big = make(N)
@@ -110,6 +111,158 @@ def test_small_shapes_with_more_arguments(auto):
         assert np.get_device(np.zeros(5)) == "gpu" and np.get_device(np.ones((2, 2))) == "gpu"
     with np.device("cpu"):
         assert type(np.zeros(N)) is numpy.ndarray
+
+
+# ---------------------------------------------------------------- random numbers: NumPy's
+
+# The values each required parameter of np.random's functions takes below (by its name)
+_DRAW_ARGS = {"a": 2.0, "b": 3.0, "n": 5, "p": 0.4, "df": 3.0, "dfnum": 3.0, "dfden": 4.0, "shape": 2.0,
+              "ngood": 5, "nbad": 4, "nsample": 3, "nonc": 1.0, "left": 0.0, "mode": 0.5, "right": 1.0,
+              "mu": 0.0, "kappa": 1.0, "mean": 1.0, "scale": 1.0, "alpha": [1.0, 2.0], "pvals": [0.2, 0.8],
+              "low": 3, "high": 10, "cov": [[1.0, 0.0], [0.0, 1.0]]}
+
+
+def _draws():
+    """np.random's legacy functions (from the installed NumPy) that take a size: name -> (arguments)."""
+    import inspect
+
+    out = {}
+    for name in numpy.random.__all__:
+        f = getattr(numpy.random, name)
+        if not (callable(f) and hasattr(numpy.random.RandomState, name)):
+            continue
+        if name in ("rand", "randn"):
+            out[name] = ()
+            continue
+        params = inspect.signature(f).parameters
+        if "size" not in params:
+            continue
+        args = []
+        for p in params.values():
+            if p.name == "size" or p.default is not p.empty:
+                break
+            args.append([0.0, 0.0] if (name, p.name) == ("multivariate_normal", "mean") else
+                        10 if name == "choice" else _DRAW_ARGS[p.name])
+        out[name] = tuple(args)
+    return out
+
+
+def _draw_sequence(m, names, n):
+    """A program's draws, small and large in turn, with a seed, GPU arguments and generators."""
+    got = []
+
+    def keep(r):
+        got.append(xpshim.asnumpy(r) if type(r) is np.ndarray else numpy.array(r))  # (a copy: x changes)
+        return r
+
+    m.random.seed(7)
+    for name, args in names.items():
+        f = getattr(m.random, name)
+        for size in (3, n):
+            keep(f(size) if name in ("rand", "randn") else f(*args, size=size))
+    x = m.arange(float(n))  # (on the GPU in auto mode: its size)
+    keep(m.random.permutation(x))
+    m.random.shuffle(x)
+    keep(x)
+    keep(m.random.choice(x, 5))
+    keep(numpy.frombuffer(m.random.bytes(8), numpy.uint8))
+    rng = m.random.default_rng(1)
+    keep(rng.normal(size=n))
+    keep(rng.integers(0, 9, 4))
+    rng.shuffle(x)  # (a GPU array: written back)
+    keep(x)
+    o = m.zeros(n)
+    keep(rng.random(out=o) is o)
+    keep(o)
+    keep(m.random.RandomState(2).rand(n))
+    return got
+
+
+import xpshim  # noqa: E402
+
+
+class _NoGpuDraws(types.ModuleType):
+    """The stand-in CuPy, but its generators refuse to draw (the simulated GPU's draw NumPy's
+    numbers: a draw made there could not be told apart from NumPy's by its numbers)."""
+
+    def __getattr__(self, name):
+        return getattr(fakecupy, name)
+
+
+def _refuse(*args, **kwargs):
+    raise AssertionError("drawn by the GPU's generator")
+
+
+class _Generators(types.ModuleType):
+    def __getattr__(self, name):  # (seeding is the stand-in's; a draw refuses)
+        return getattr(fakecupy.random, name) if name in ("seed", "get_random_state", "reset_states") else _refuse
+
+
+@pytest.fixture
+def auto_no_gpu_draws():
+    stand_in = _NoGpuDraws(fakecupy.__name__)  # (not "cupy": the stand-in's paths, not real CuPy's)
+    stand_in.random = _Generators("cupy.random")
+    undo = _backend.install(stand_in, "stand-in whose generators refuse to draw", placement=True)
+    try:
+        yield
+    finally:
+        undo()
+
+
+def test_auto_modes_random_numbers_are_numpys(auto_no_gpu_draws):
+    # every legacy draw of np.random, each small and large, then permutation, shuffle and choice
+    # of a GPU array and the generators: NumPy's numbers (auto mode's draws are NumPy's
+    # generators', whenever the GPU became ready); a large draw is then moved to the GPU
+    names = _draws()
+    assert len(names) > 35  # (every distribution of the installed NumPy)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # (random_integers)
+        want = _draw_sequence(numpy, names, N)
+        got = _draw_sequence(np, names, N)
+    assert len(got) == len(want)
+    for i, (g, w) in enumerate(zip(got, want)):
+        assert g.dtype == w.dtype and g.shape == w.shape, i
+        numpy.testing.assert_array_equal(g, w, err_msg=f"draw {i} of {len(want)}")
+    assert type(np.random.rand(N)) is np.ndarray and type(np.random.rand(N - 1)) is numpy.ndarray
+    assert isinstance(np.random.default_rng(0), numpy.random.Generator)  # (NumPy's class: scikit-learn checks it)
+    assert isinstance(np.random.RandomState(0), numpy.random.RandomState)
+    with np.device("gpu"):  # (the GPU device chosen: CuPy's generators)
+        with pytest.raises(AssertionError, match="GPU's generator"):
+            np.random.rand(3)
+
+
+def test_a_seeded_run_draws_the_same_numbers_whenever_the_gpu_is_ready():
+    # auto mode on the simulated GPU, the start asked for at once: draws before the GPU is ready
+    # and after it, the same program with the GPU ready from its first line: NumPy's numbers, both
+    code = textwrap.dedent("""
+        import json, sys, time
+        import xpshim as np
+        from xpshim import _backend
+        def ready():
+            np.zeros(100000)  # (a call that needs the device)
+            while not _backend.live:
+                time.sleep(0.01)
+        if sys.argv[1] == "wait":
+            ready()
+        np.random.seed(0)
+        a = np.random.rand(100)
+        ready()
+        b = np.random.rand(100000)
+        rng = np.random.default_rng(5)
+        print(json.dumps([float(a.sum()), float(b.sum()), float(rng.normal(size=50000).sum()), _backend.live]))
+    """)
+    numpy.random.seed(0)
+    a = numpy.random.rand(100)
+    b = numpy.random.rand(100000)
+    want = [float(a.sum()), float(b.sum()), float(numpy.random.default_rng(5).normal(size=50000).sum())]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("XPSHIM_")}
+    env.update(XPSHIM_SIMULATE_GPU="1", XPSHIM_START_AFTER_MS="0", XPSHIM_SIMULATE_IMPORT_MS="0", XPSHIM_CROSSOVER="64")
+    for how in ("go on", "wait"):
+        r = subprocess.run([sys.executable, "-c", code, how], cwd=ROOT, env=env, capture_output=True, text=True,
+                           timeout=120)
+        assert r.returncode == 0, r.stderr
+        *got, live = json.loads(r.stdout.strip().splitlines()[-1])
+        assert live and got == want, how
 
 
 def test_square_creation_counts_elements(auto):

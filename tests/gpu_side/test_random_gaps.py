@@ -161,9 +161,10 @@ def test_random_state_gap(gpu, name, args, kwargs):
 def test_random_state_is_on_the_current_device(gpu):
     rs = xpshim.random.RandomState(7)
     assert type(rs.rand(3)) is xpshim.ndarray and xpshim.get_device(rs.standard_normal(2)) == "gpu"
-    with xpshim.device("cpu"):
+    with xpshim.device("cpu"):  # (NumPy's class and numbers; a GPU array it shuffles is written back)
         h = xpshim.random.RandomState(7)
-        assert type(h) is numpy.random.RandomState and isinstance(h, xpshim.random.RandomState)
+        assert isinstance(h, numpy.random.RandomState) and isinstance(h, xpshim.random.RandomState)
+        assert h.rand(3).tolist() == numpy.random.RandomState(7).rand(3).tolist()
     with pytest.warns(DeprecationWarning, match="randint"):
         rs.random_integers(3)
 

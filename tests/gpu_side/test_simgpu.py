@@ -230,7 +230,7 @@ def test_random_draws_are_numpys_on_the_simulated_gpu_as_the_docs_say():
     assert json.loads(r.stdout) == ["gpu", numpy.random.default_rng(0).random(3).tolist(), numpy.random.rand(2).tolist()]
     with open(os.path.join(ROOT, "docs", "simulated-gpu.md")) as f:
         doc = " ".join(f.read().split())
-    assert "Random draws are NumPy's streams here" in doc and "fails on a GPU" in doc
+    assert "the simulated CuPy's generators are NumPy's algorithms" in doc and "fails on a GPU" in doc
 
 
 def test_simulate_gpu_bad_value_names_the_fix():

@@ -880,13 +880,25 @@ def _module(sub, npmod, strict=True):
     return mod
 
 
+class _OwnGenerator:
+    """``numpy.random`` with a global generator of its own, as CuPy's module has: seeding or
+    drawing from it leaves NumPy's global stream where it was."""
+
+    def __init__(self):
+        self._rs = numpy.random.RandomState()
+
+    def __getattr__(self, attr):
+        return getattr(self._rs, attr) if hasattr(numpy.random.RandomState, attr) else getattr(numpy.random, attr)
+
+
 this = sys.modules[__name__]
 _top = _module("", numpy)
 for _sub in sorted(_API["modules"]):  # (a module before its submodules)
     if _sub:
         _parent, _, _leaf = _sub.rpartition(".")
         # cupy.random's functions call cupy.asarray on their parameters: they take lists
-        setattr(_resolve(this, _parent), _leaf, _module(_sub, _resolve(numpy, _sub), strict=_sub != "random"))
+        npmod = _OwnGenerator() if _sub == "random" else _resolve(numpy, _sub)
+        setattr(_resolve(this, _parent), _leaf, _module(_sub, npmod, strict=_sub != "random"))
 # (CuPy's Generator takes a CuPy bit generator, which the simulated device has not: a NumPy one stands in)
 _Generator = _random_class("Generator", numpy.random.Generator)
 _RandomState = _random_class("RandomState", lambda seed=None, method=None: numpy.random.RandomState(seed))
