@@ -12,7 +12,7 @@ from . import _cpupath, _fused, _nditer
 from ._arguments import call_gpu
 from ._cpupath import non_binding
 from ._dispatch import follow_like, function
-from ._ndarray import as_array, fresh, host_only_dtype, is_read_only, ndarray, refuse_write, wrap
+from ._ndarray import as_array, as_value, fresh, host_only_dtype, is_read_only, ndarray, refuse_write, wrap
 from ._objects import GpuObject, asnumpy
 
 
@@ -347,8 +347,8 @@ def lexsort(keys, axis=-1):
         from . import _fallback
 
         return _fallback.run("xpshim.lexsort", numpy.lexsort, (keys, axis), {}, "CuPy's lexsort takes no axis")
-    return wrap(call_gpu(_backend.xp.lexsort, [_lexsort_keys(keys) if type(keys) in (list, tuple)
-                                               else (keys._a if type(keys) is ndarray else keys)], {}))
+    return as_value(wrap(call_gpu(_backend.xp.lexsort, [_lexsort_keys(keys) if type(keys) in (list, tuple)
+                                                        else (keys._a if type(keys) is ndarray else keys)], {})))
 
 
 lexsort.__doc__ = "xpshim.lexsort: a sequence of GPU key arrays is stacked for cupy.lexsort\n\n" + numpy.lexsort.__doc__

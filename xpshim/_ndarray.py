@@ -478,6 +478,11 @@ def fresh(r, sources=()):
             vs = [fresh(v, sources) for v in r]
             return tuple(vs) if type(r) is tuple else type(r)(*vs)
         return wrap(r)
+    ref = _owners.get(id(r))
+    if ref is not None:
+        o = ref()
+        if o is not None and o._d is r:
+            return o  # (an array that exists, handed back: out=, or an argument; not a new answer)
     placing = _device.placing()  # (once: gpu mode's calls skip all that follows it)
     if placing and len(sources) > 1:
         _large_partner(sources)

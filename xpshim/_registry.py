@@ -101,6 +101,7 @@ ZERO_D_ARRAYS = frozenset({
     "linalg.tensorsolve", "fft.fftn", "fft.ifftn", "lib.stride_tricks.as_strided", "zeros", "ones", "empty",
     "full", "reshape", "broadcast_to", "expand_dims", "moveaxis", "swapaxes", "astype", "atleast_1d",
     "unique_all", "unique_inverse",  # (their inverse indices: of the input's shape, 0-d for a 0-d input)
+    "cross", "piecewise",  # (the cross product of 2-vectors; piecewise of a 0-d x: NumPy makes a 0-d array)
 })
 ZERO_D_ARRAY_METHODS = frozenset({"copy", "astype", "reshape", "squeeze", "view", "transpose", "swapaxes", "real",
                                   "imag", "conj", "conjugate", "__copy__", "__deepcopy__", "flatten", "ravel"})

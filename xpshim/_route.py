@@ -226,7 +226,7 @@ class Route:
                 r = gpu_result(r, args, kwargs, self.ordered)
                 if read_only_arrays or self.marks:
                     r = mark_read_only(r, self.short, args[0] if args else None, args, kwargs)
-                return self.tupled(self.kind_of_answer(r, args))
+                return self.tupled(self.kind_of_answer(r, args, kwargs))
         return _fallback.run(self.name, self.npf, args, kwargs, why)
 
     def gpu(self, args, kwargs):
@@ -412,12 +412,12 @@ class Route:
         if type(r) is ndarray:  # (inline, as most answers need nothing: kind_of_answer's cases)
             v = r._v
             if v if self.zero_d_array else (not v and r._d is not None and not r._d.ndim):
-                r = self.kind_of_answer(r, args)
+                r = self.kind_of_answer(r, args, kwargs)
         elif self.zero_d_array and isinstance(r, tuple):
             r = self.kind_of_answer(r, args)
         return r if self.plain_result else self.tupled(r)
 
-    def kind_of_answer(self, r, args):
+    def kind_of_answer(self, r, args, kwargs=None):
         """A 0-d answer as NumPy's: its 0-d array for the few functions that answer one
         (``np.copy``, ``np.where``: _registry.ZERO_D_ARRAYS), else its scalar, a value, also where
         CuPy's (or a gap version's) answer is a 0-d view of memory no argument owns."""
@@ -433,6 +433,9 @@ class Route:
         d = r._d
         if d is None or d.ndim or any(r is a for a in args):  # (an argument handed back: NumPy's answer too)
             return r
+        out = kwargs.get("out") if kwargs else None
+        if out is not None and (r is out or (type(out) is tuple and any(r is o for o in out))):
+            return r  # (out= handed back: the array itself, as NumPy's, never made a scalar)
         return as_value(r, args)
 
     def by_keyword(self, args, kwargs):

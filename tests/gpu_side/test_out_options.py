@@ -35,15 +35,19 @@ def _outs(want):
     yield "dtype", numpy.full(w.shape, -7, other)
 
 
-def _out_calls():
+def _with_out():
+    """(name, NumPy's function, its required parameters) of every routed function taking ``out``."""
     for name, route in routes():
         if route.writes or name.startswith(SKIP):
             continue
         npf = numpy_function(name)
         params = signature_params(npf)
-        if params is None or "out" not in {p.name for p in params}:
-            continue
-        need = required(params)
+        if params is not None and "out" in {p.name for p in params}:
+            yield name, npf, required(params)
+
+
+def _out_calls():
+    for name, npf, need in _with_out():
         for first, rest in BASES:  # (the first call NumPy answers with an array)
             args = [first.copy()] + [rest.copy() for _ in need[1:]]
             try:
@@ -88,3 +92,50 @@ def test_outs_answer_as_numpy(gpu, where):
                               f"{after.ravel()[:4]} against {theirs.ravel()[:4]}"[:300])
     assert n > 100, n  # (generated from the namespace: not vacuous)
     assert not differ, f"{len(differ)} of {n} calls answer otherwise than NumPy:\n" + "\n".join(differ[:60])
+
+
+def _zero_d_out_calls():
+    """(name, xpshim's callable, NumPy's, args, NumPy's answer) of every routed function with
+    ``out`` and every ufunc of NumPy's namespace, on arguments NumPy answers with a 0-d result."""
+    for name, npf, need in _with_out():
+        args = [numpy.arange(1.0, 5.0)] + [numpy.arange(1.0, 5.0) for _ in need[1:]]
+        try:
+            want = _quiet(npf, *args)
+        except Exception:
+            continue
+        if numpy.ndim(want) == 0 and isinstance(want, (numpy.generic, numpy.ndarray)):
+            yield name, xpshim_function(name), npf, args, want
+    for name in sorted(dir(numpy)):
+        u = getattr(numpy, name)
+        if isinstance(u, numpy.ufunc) and u.nout == 1 and "d" in "".join(t.split("->")[0] for t in u.types):
+            args = [numpy.array(2.0)] * u.nin
+            try:
+                want = _quiet(u, *args)
+            except Exception:
+                continue
+            yield name, getattr(xpshim, name), u, args, want
+
+
+def test_a_zero_d_out_stays_an_array(gpu):
+    # np.sum(x, out=o), np.add(a, b, out=o) with a 0-d o: o is written and stays NumPy's 0-d
+    # array (a later write lands in it, repr array(...)), where it was made a scalar
+    differ, n = [], 0
+    for name, xf, npf, args, want in _zero_d_out_calls():
+        theirs = numpy.full((), -7, numpy.asarray(want).dtype)
+        with xpshim.device("gpu"):
+            xo = xpshim.asarray(theirs.copy())
+            got = _run(xf, [xpshim.asarray(a) for a in args], xo)
+        exp = _run(npf, [a.copy() for a in args], theirs)
+        n += 1
+        before = numpy.asarray(xpshim.asnumpy(xo))
+        same = before.dtype == theirs.dtype and numpy.allclose(before, theirs, equal_nan=True)
+        try:
+            xo[...] = 1
+            written = float(xpshim.asnumpy(xo)) == 1 and repr(xo).startswith("array(")
+        except Exception as e:
+            written = repr(e)
+        if got != exp or not same or written is not True:
+            differ.append(f"np.{name}(..., out=0-d): {got} != {exp}; out held {before} against {theirs}; "
+                          f"a later write into it: {written}")
+    assert n > 60, n  # (generated: not vacuous)
+    assert not differ, f"{len(differ)} of {n} calls:\n" + "\n".join(differ[:60])

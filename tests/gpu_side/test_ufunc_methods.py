@@ -118,11 +118,14 @@ def test_reduce(gpu, name, dtype, shape, kw):
         with pytest.raises(ValueError), pytest.warns(xpshim.FallbackWarning):
             getattr(xpshim, name).reduce(xpshim.asarray(h), **kw)
         return
+    an_array = isinstance(ref, numpy.ndarray)  # (NumPy's kind of answer: a 0-d reduction's is a scalar)
     if _documented(name, dtype):
         with numpy.errstate(all="ignore"):
             ref = _fold(getattr(numpy, name), h, kw.get("axis", 0), kw.get("keepdims", False), kw.get("initial"))
     with numpy.errstate(all="ignore"):
         got = getattr(xpshim, name).reduce(xpshim.asarray(h), **kw)
+    # (a reduction to 0-d is NumPy's scalar, repr np.float64(...), not a 0-d array)
+    assert repr(got).startswith("array(") == an_array, repr(got)
     if numpy.ndim(ref) == 0:
         ref = numpy.asarray(ref)
     _check(got, ref)
