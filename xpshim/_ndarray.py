@@ -1809,7 +1809,7 @@ class Flat:
         return xp.unravel_index(k, a.shape), True
 
     def __getitem__(self, key):
-        k, whole = self._key(key)
+        k, whole = self._key(_flat_integer(key))
         a = self._base._a
         if not whole and (type(k) is int or isinstance(k, numpy.integer)):
             # an element: NumPy's scalar, read as x[i, j] reads it (a value: ``_element``); CuPy's
@@ -1823,7 +1823,7 @@ class Flat:
     def __setitem__(self, key, value):
         if _READ_ONLY or _IN_BOUNDS or _READERS:
             refuse_write(self._base, "flat")
-        k, whole = self._key(key)
+        k, whole = self._key(_flat_integer(key))
         a = self._base._a
         if whole:
             a[k] = _value(value)
@@ -1835,6 +1835,14 @@ class Flat:
 
     def __len__(self):
         return self._base._a.size
+
+
+def _flat_integer(key):
+    """A 0-d integer array as ``x.flat``'s key (``a.flat[np.argmax(a)]``): the integer it holds, as
+    NumPy's flatiter reads it (an element, not a 0-d array of it)."""
+    if (type(key) is ndarray or type(key) is numpy.ndarray) and key.ndim == 0 and key.dtype.kind in "iu":
+        return operator.index(key)
+    return key
 
 
 class _Flatten:

@@ -30,6 +30,8 @@ READS = {
     "a[2:][0]": lambda m, a: a[2:][0],
     "a.flat[3]": lambda m, a: a.flat[3],
     "a2.T.flat[-3]": lambda m, a: a.reshape(2, 4).T.flat[-3],
+    "a.flat[np.argmax(a)]": lambda m, a: a.flat[m.argmax(a)],  # (a 0-d integer array: an element)
+    "a.flat[np.array(5)]": lambda m, a: a.flat[m.array(5)],
 }
 ALIASES = {
     "itself": lambda a: a,
