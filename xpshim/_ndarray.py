@@ -1421,6 +1421,9 @@ class ndarray(metaclass=_NdarrayMeta):
             return wrap(self._a.round())
         return wrap(self._a.round(ndigits))
 
+    def __delitem__(self, key):
+        raise ValueError("cannot delete array elements")  # (NumPy's: an array's size is fixed)
+
     def __getitem__(self, key):
         if _READ_ONLY:  # (a part of a view whose views NumPy makes read-only: read-only too)
             e = _READ_ONLY.get(id(self))

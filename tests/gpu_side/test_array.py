@@ -692,3 +692,17 @@ def test_numpys_class_protocol_on_a_numpy_subclass(gpu):
     assert type(np.ndarray.__new__(np.ndarray, (2,))) in (np.ndarray, numpy.ndarray)
     assert str(np.ndarray[typing.Any, numpy.dtype[numpy.float64]]) == str(numpy.ndarray[typing.Any, numpy.dtype[numpy.float64]])
     assert np.ndarray.__getitem__ is np.ndarray.__getitem__
+
+
+@pytest.mark.parametrize("key", [0, slice(2, 5), Ellipsis, (0,), [0, 1]], ids=repr)
+def test_deleting_elements_is_numpys_error(gpu, key):
+    """``del a[key]``: NumPy's ValueError (an array's size is fixed), and nothing changes."""
+    h = numpy.arange(5)
+    with pytest.raises(ValueError) as numpys:
+        del h[key]
+    with np.device("gpu"):
+        g = np.asarray(numpy.arange(5))
+        with pytest.raises(ValueError) as ours:
+            del g[key]
+    assert str(ours.value) == str(numpys.value)
+    assert np.asnumpy(g).tolist() == list(range(5))
