@@ -31,6 +31,20 @@ def _sizes(args):
                  for x in args)
 
 
+def _host_only_data(args):
+    """Whether an argument is host data of no GPU form: strings, or a list or NumPy array of them
+    (or of objects)."""
+    for x in args:
+        t = type(x)
+        if t is str or t is bytes:
+            return True
+        if t is numpy.ndarray and host_only_dtype(x.dtype):
+            return True
+        if (t is list or t is tuple) and x and any(type(v) is str or type(v) is bytes for v in x):
+            return True
+    return False
+
+
 def _size(k, v):
     """A keyword's value with 0-d GPU integers in a shape as ints (``size=n``, ``size=(n, m)``)."""
     if k == "size" and type(v) is ndarray and v.ndim == 0:
@@ -140,6 +154,9 @@ class GpuObject:
             obj, label, twin, self_ = self._obj, self._label, self._twin, self
 
             def filled(*args, **kwargs):
+                if twin is not None and _host_only_data(args):  # (strings: as on_gpu below)
+                    return _fallback.run(f"{label}.{name}", getattr(twin, name), args, kwargs,
+                                         "its data has no GPU form (strings or objects)")
                 a, kw = gpu_args(args, kwargs, ((), ARRAY_PARAMS, False))
                 try:
                     return wrap(call_gpu(g.fn, [self_ if g.holder else obj, *a], kw))
@@ -162,7 +179,14 @@ class GpuObject:
         if not callable(c):
             return wrap(c)
 
+        twin = self._twin
+
         def on_gpu(*args, **kwargs):
+            if twin is not None and _host_only_data(args):
+                # (rng.choice(['pooh', 'rabbit'], 5): strings, objects have no GPU form: NumPy's
+                # method on NumPy's generator, a counted, warned host run)
+                return _fallback.run(f"{self._label}.{name}", getattr(twin, name), args, kwargs,
+                                     "its data has no GPU form (strings or objects)")
             a, kw = gpu_args(_sizes(args), {k: _size(k, v) for k, v in kwargs.items()} if kwargs else kwargs,
                              ((), ARRAY_PARAMS, False))
             return wrap(call_gpu(c, a, kw))

@@ -249,3 +249,23 @@ def test_every_generator_entry_has_cases():
     assert entries == set(CASES) | IN_PLACE
     legacy = {n.split(".", 2)[2] for n in _gaps.table() if n.startswith("random.RandomState.")}
     assert legacy == set(LEGACY_CASES)
+
+
+@pytest.mark.parametrize("make", [lambda m: m.random.default_rng(0), lambda m: m.random.RandomState(0)],
+                         ids=["Generator", "RandomState"])
+@pytest.mark.parametrize("call", [
+    lambda r: r.choice(["pooh", "rabbit", "piglet", "Christopher"], 5, p=[0.5, 0.1, 0.1, 0.3]),
+    lambda r: r.choice(numpy.array(["a", "b", "c"]), 2, replace=False),
+    lambda r: r.permutation(numpy.array(["a", "b", "c"])),
+    lambda r: r.choice([b"x", b"y"], 3),
+], ids=["choice-list", "choice-array", "permutation", "choice-bytes"])
+def test_draws_from_strings_are_numpys_on_the_gpu_device(gpu, make, call):
+    """A GPU generator's draw from strings (no GPU form): NumPy's generator draws it on the host,
+    counted and warned, where CuPy's refused the dtype."""
+    want = call(make(numpy))
+    with xpshim.device("gpu"):
+        with pytest.warns(xpshim.FallbackWarning, match="no GPU form"):
+            got = call(make(xpshim))
+    assert type(got) is numpy.ndarray and got.dtype == want.dtype and got.shape == want.shape
+    population = {"pooh", "rabbit", "piglet", "Christopher", "a", "b", "c", b"x", b"y"}
+    assert set(got.ravel().tolist()) <= population  # (drawn from the data given)
