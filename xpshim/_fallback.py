@@ -42,10 +42,11 @@ def result_to_device(r, reason="fallback result"):
     return r
 
 
-def announce(name, reason, device="GPU"):
+def announce(name, reason, device="GPU", back=True):
     """Apply the policy: raise, or warn once per name and user line, and count it.
 
-    ``device`` names where the inputs lived ("GPU", or "Dask" in Dask mode)."""
+    ``device`` names where the inputs lived ("GPU", or "Dask" in Dask mode); ``back``, whether
+    the array results go back there (not a masked array's: NumPy's, on the host)."""
     fn, line, glb = _callsite.user_frame(3)
     _transfer.record_fallback(name, f"{fn}:{line}")
     policy = _config.fallback_policy
@@ -59,8 +60,8 @@ def announce(name, reason, device="GPU"):
         _warned.add((name, fn, line))
         warnings.warn_explicit(
             f"{name} ran on the host with NumPy: {reason}. Its {device} inputs were copied to the "
-            "host and its array results back (see xpshim.stats()); set XPSHIM_FALLBACK=silent "
-            "to hide this or =raise to forbid it.",
+            f"host{' and its array results back' if back else ''} (see xpshim.stats()); set "
+            "XPSHIM_FALLBACK=silent to hide this or =raise to forbid it.",
             FallbackWarning, fn, line, module=glb.get("__name__", "__main__"),
             registry=glb.setdefault("__warningregistry__", {}),
         )

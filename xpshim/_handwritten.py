@@ -66,7 +66,10 @@ def _creation(name):
                 return wrap(r)
         if h is None:
             h = npf(a, dtype, *args, **kwargs)
-        if host_only_dtype(h.dtype):  # object, string, datetime, structured, longdouble: no GPU form
+        if type(h) is not numpy.ndarray or host_only_dtype(h.dtype):
+            # a NumPy subclass kept (np.asanyarray(matrix), np.array(m, subok=True): np.matrix's *
+            # is a matrix product), or object, string, datetime, structured, longdouble data: no
+            # GPU form, NumPy's array
             return h
         if sized and h.size < _placement.limit:
             line = _placement.seed_line() if _placement.seek and h.size and _placement.copyable(h, a) else None

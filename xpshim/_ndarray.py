@@ -914,6 +914,14 @@ def _refuse_lost_write():
         raise TypeError(f"{tail.rsplit('/', 1)[0].replace('/', '.')} would write its output into a NumPy copy "
                         "of this GPU array, which would keep its old values: give it a NumPy array as output= "
                         "(numpy.empty(shape)), or use the function's return value")
+    if code.co_filename.replace("\\", "/").endswith(_MASKED):
+        # (np.ma.MaskedArray(x) of NumPy data is a view of it, and writes through it land there)
+        above.fallback.announce("numpy.ma", "masked arrays have no GPU form: the masked array holds a host "
+                                "copy of the GPU array, and writes through it do not reach the GPU array",
+                                back=False)
+
+
+_MASKED = "numpy/ma/core.py"
 
 
 _LAZY = (None, None)  # (_p of an element value reading its array's memory in place: _element)

@@ -824,6 +824,76 @@ def test_setting_dtype_as_numpys(gpu):
     assert bad == []
 
 
+@pytest.mark.parametrize("name", ["array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray"])
+@pytest.mark.parametrize("subok", [None, True])
+def test_numpy_subclasses_given_to_creation_stay_theirs(gpu, name, subok):
+    """np.asanyarray(m), np.array(m, subok=True) of a NumPy subclass (np.matrix, a masked array, a
+    record array) keep it, as NumPy's do (no GPU form: np.matrix's * stays a matrix product);
+    where NumPy's answer is a plain array, a GPU array."""
+    kw = {} if subok is None else {"subok": subok}
+    if kw and name != "array":
+        return  # (array alone takes subok)
+    data = [numpy.asmatrix("1 2; 3 4"), numpy.ma.array([1.0, 2.0], mask=[0, 1]),
+            numpy.rec.fromarrays([numpy.arange(2), numpy.ones(2)])]
+    for h in data:
+        want = getattr(numpy, name)(h, **kw)
+        with xpshim.device("gpu"):
+            got = getattr(xpshim, name)(h, **kw)
+        if type(want) is numpy.ndarray:
+            assert type(got) is (xpshim.ndarray if want.dtype.kind in "biufc" else numpy.ndarray), type(h)
+        else:
+            assert type(got) is type(want), type(h)
+            assert (got is h) == (want is h)
+        numpy.testing.assert_array_equal(xpshim.asnumpy(got) if type(got) is xpshim.ndarray else got, want)
+
+
+def _masked_makers():
+    """numpy.ma's functions (from the installed NumPy) that make a masked array of the array they
+    are given alone."""
+    import inspect
+
+    h, out = numpy.array([1.0, 2.0, -99.0, 5.0]), []
+    for name in numpy.ma.__all__:
+        f = getattr(numpy.ma, name)
+        try:
+            params = list(inspect.signature(f).parameters.values())
+        except (TypeError, ValueError):
+            continue
+        if not params or params[0].name not in ("a", "x", "data", "arr") or any(
+                p.default is p.empty and p.kind is p.POSITIONAL_OR_KEYWORD for p in params[1:]):
+            continue
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                if isinstance(f(h), numpy.ma.MaskedArray):
+                    out.append(name)
+        except Exception:
+            pass
+    return out
+
+
+@pytest.mark.parametrize("name", _masked_makers())
+def test_a_masked_array_of_a_gpu_array_says_it_holds_a_copy(gpu, name):
+    """Masked arrays have no GPU form: one made of a GPU array holds a host copy (NumPy's would be
+    a view, writes through it landing in the array), and the FallbackWarning says so at the
+    user's line; its values are NumPy's."""
+    h = numpy.array([1.0, 2.0, -99.0, 5.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = getattr(numpy.ma, name)(h)
+    with xpshim.device("gpu"), warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        x = xpshim.asarray(h)
+        got = getattr(numpy.ma, name)(x)
+    said = [w for w in said if issubclass(w.category, xpshim.FallbackWarning)]
+    if numpy.shares_memory(numpy.ma.getdata(want), h):  # (NumPy's is a view: writes through it land in h)
+        assert said and said[0].filename == __file__
+        assert any(m in str(said[0].message) for m in ("writes through it do not reach", "live on the host"))
+    assert type(got) is type(want)
+    numpy.testing.assert_array_equal(numpy.ma.filled(got, 0), numpy.ma.filled(want, 0))  # (masked: any data)
+    numpy.testing.assert_array_equal(numpy.ma.getmaskarray(got), numpy.ma.getmaskarray(want))
+
+
 # ---------------------------------------------------------------- 8. np.nditer
 
 def _double(m, a):
