@@ -153,6 +153,9 @@ def _function(sub, name, npf, cp):
     else:
         lines.append("    and a keyword that neither CuPy's function nor the gap implementation takes")
     lines.append("Auto mode (a GPU present):")
+    if full.startswith("xpshim.random."):
+        lines.append("  NumPy's global generator draws (NumPy's numbers, whenever the GPU became ready); GPU arrays "
+                     "given are read from host copies, and shuffle's is written back (counted)")
     if full in _placement.GROWS:
         lines.append("  NumPy inputs whose result reaches the crossover run on the GPU (the size is estimated from the arguments)")
     if full in SHAPE_FIRST:

@@ -273,8 +273,8 @@ def _auto_mode():
 def default_rng(seed=None):
     """A random Generator: NumPy's on the CPU and in auto mode (NumPy's numbers, whenever the
     GPU became ready), CuPy's where the GPU device is chosen (``XPSHIM_DEVICE=gpu``,
-    ``xpshim.device("gpu")``). CuPy's; methods CuPy lacks run on a NumPy
-    Generator seeded the same way (a counted, warned host fallback).
+    ``xpshim.device("gpu")``); there, methods CuPy lacks run on a NumPy Generator seeded the
+    same way (a counted, warned host fallback).
     """
     if _auto_mode():  # (NumPy's numbers, however long the GPU takes to start: docs/placement.md)
         if isinstance(seed, numpy.random.Generator):

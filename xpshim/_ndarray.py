@@ -478,14 +478,14 @@ def fresh(r, sources=()):
             vs = [fresh(v, sources) for v in r]
             return tuple(vs) if type(r) is tuple else type(r)(*vs)
         return wrap(r)
+    placing = _device.placing()  # (once: gpu mode's calls skip all that follows it)
+    if placing and len(sources) > 1:
+        _large_partner(sources)
     ref = _owners.get(id(r))
     if ref is not None:
         o = ref()
         if o is not None and o._d is r:
             return o  # (an array that exists, handed back: out=, or an argument; not a new answer)
-    placing = _device.placing()  # (once: gpu mode's calls skip all that follows it)
-    if placing and len(sources) > 1:
-        _large_partner(sources)
     b = r.base
     if b is not None:  # (a view of memory of a raw CuPy argument stays where it is)
         return _view(r, b, any(type(s) is _cupy_ndarray and (s is b or s.base is b) for s in sources))
