@@ -922,6 +922,20 @@ def _refuse_lost_write():
 
 
 _MASKED = "numpy/ma/core.py"
+_STRIDE_TRICKS = "numpy/lib/_stride_tricks_impl.py"
+
+
+def _whole_allocation(x):
+    """For NumPy's own stride tricks (``as_strided``, ``sliding_window_view``, ``broadcast_to``)
+    asking for ``x``'s host form (its caller's caller): a host copy of ``x``'s whole allocation
+    (counted), else None. They view ``x``'s memory with strides that may reach past ``x``, into
+    the memory around it, as NumPy's view of a larger array's buffer allows; a copy of ``x``'s
+    elements alone would let those strides read other memory."""
+    if x._d is None or _ARRAY_FUNCTION.made is not None:  # (NumPy's function run through xpshim: its views are ours)
+        return None
+    if not sys._getframe(2).f_code.co_filename.replace("\\", "/").endswith(_STRIDE_TRICKS):
+        return None
+    return _storage.copy_of_allocation(x._st, "numpy.lib.stride_tricks")
 
 
 _LAZY = (None, None)  # (_p of an element value reading its array's memory in place: _element)
@@ -1189,7 +1203,8 @@ class ndarray(metaclass=_NdarrayMeta):
                 "use xpshim.asnumpy(x) (or copy=None/True)"
             )
         _refuse_lost_write()
-        h = host(self, "numpy.asarray")
+        whole = _whole_allocation(self)
+        h = host(self, "numpy.asarray") if whole is None else _storage.host_view(self._d, self._st, whole)
         return h if dtype is None else h.astype(dtype, copy=False)
 
     def __array_wrap__(self, array, context=None, return_scalar=False):
@@ -1214,7 +1229,8 @@ class ndarray(metaclass=_NdarrayMeta):
             _refuse_lost_write()
             # The latest copy lives as long as this array: ndarray(buffer=x) keeps only x, and
             # reads the memory after it has given the buffer back
-            h = host(self, "buffer protocol")
+            whole = _whole_allocation(self)
+            h = host(self, "buffer protocol") if whole is None else _storage.host_view(self._d, self._st, whole)
             if not h.flags.c_contiguous and not flags & 0x10:  # (PyBUF_STRIDES' own bit: the reader takes strides)
                 h = numpy.ascontiguousarray(h)  # (an F-ordered copy to a reader of C-ordered bytes: Pillow's)
             self._x = h
@@ -1232,6 +1248,11 @@ class ndarray(metaclass=_NdarrayMeta):
         d = {"shape": a.shape, "typestr": a.dtype.str, "descr": a.dtype.descr, "version": 3,
              "strides": None if sys.version_info >= (3, 12) else c_strides(a.shape, a.itemsize)}
         if sys.version_info < (3, 12):
+            whole = _whole_allocation(self)
+            if whole is not None:  # (the allocation's bytes, and this view's place and strides in them)
+                d["data"], d["strides"] = whole, a.strides
+                d["offset"] = a.data.ptr - self._st.d.data.ptr if a.size else 0
+                return d
             h = host(self, "__array_interface__")
             if not h.flags.c_contiguous:  # (an F-ordered copy: its bytes as the C-ordered transpose's buffer)
                 d["data"], d["strides"] = h.T, h.strides

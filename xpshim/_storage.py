@@ -188,10 +188,18 @@ def to_device(st, reason):
             st.gen += 1
 
 
-def host_view(d, st):
-    """The host array over ``st.h`` with the geometry of ``d``, a device view of ``st.d``."""
+def host_view(d, st, buf=None):
+    """The host array over ``st.h`` (or ``buf``, a copy of the allocation's bytes) with the
+    geometry of ``d``, a device view of ``st.d``."""
     off = d.data.ptr - st.d.data.ptr if d.size else 0
-    return numpy.ndarray(d.shape, d.dtype, buffer=st.h, offset=off, strides=d.strides)
+    return numpy.ndarray(d.shape, d.dtype, buffer=st.h if buf is None else buf, offset=off, strides=d.strides)
+
+
+def copy_of_allocation(st, reason):
+    """A host copy of the allocation's bytes (counted), wherever they are now."""
+    if st.host:
+        return st.h.copy()
+    return _transfer.to_host(_flat(st), reason)
 
 
 # ---------------------------------------------------------------- owners, found from their root
