@@ -14,9 +14,9 @@ import inspect
 import numpy
 
 from . import _arrayapi, _backend, _device, _errors, _fallback, _hostfast, _placement, _transfer
-from ._arguments import locate, numbers_alone, to_host_args
+from ._arguments import locate, numbers_alone
 from ._cpupath import describe as _describe, where as _where
-from ._ndarray import is_read_only, ndarray, refuse_write, wrap
+from ._ndarray import host, is_read_only, ndarray, refuse_write, wrap
 from ._route import Route, dtype_position
 
 _HOST_OPERAND = frozenset({numpy.ndarray, int, float, complex, bool})
@@ -53,21 +53,37 @@ def host_answer(r, args, kwargs):
 
 def numpys_stream(route, args, kwargs):
     """A draw of ``np.random``'s global generator (``rand``, ``normal``, ``shuffle``, ...) in auto
-    mode: NumPy's generator draws it, reading GPU arguments from host copies (counted) and writing
-    ``shuffle``'s array back; an answer of the crossover's size or more then goes to the GPU
-    (``host_answer``). Auto mode's numbers are NumPy's, however long the GPU took to start: a draw
-    made by CuPy's generator once the GPU was ready, and by NumPy's before, made a seeded program's
-    numbers depend on the time (docs/placement.md, "Random numbers")."""
-    hargs, hkw = to_host_args(args, kwargs, f"{route.name} draws with NumPy's generator")
-    mixed = route.name == "xpshim.random.shuffle" and args and type(args[0]) is ndarray
-    if mixed and is_read_only(args[0]):
-        hargs[0].flags.writeable = False  # (NumPy's refusal, before it draws)
-    r = route.npf(*hargs, **hkw)
-    if mixed:
-        refuse_write(args[0])  # (bounds known of its storage forgotten; element values copied first)
-        args[0]._a[...] = _transfer.to_device(hargs[0], "shuffle written back")
+    mode: NumPy's generator draws it (``numpys_draw``). Auto mode's numbers are NumPy's, however
+    long the GPU took to start: a draw made by CuPy's generator once the GPU was ready, and by
+    NumPy's before, made a seeded program's numbers depend on the time (docs/placement.md,
+    "Random numbers")."""
+    return numpys_draw(route.npf, route.name == "xpshim.random.shuffle", args, kwargs)
+
+
+def numpys_draw(f, first, args, kwargs):
+    """``f(*args, **kwargs)``, a draw of NumPy's generator: GPU arrays it reads, NumPy reads from
+    host copies (counted); a GPU array it writes into (the first argument where ``first``:
+    ``shuffle(x)``; ``out=``) is given to it as a host copy and written back (both counted: given
+    the GPU array itself, NumPy would write into a copy of it, and the write would be lost); an
+    answer of the crossover's size or more goes to the GPU (``host_answer``)."""
+    into = []  # (GPU array, its host copy NumPy writes into)
+    if first and args and type(args[0]) is ndarray:
+        into.append((args[0], host(args[0], "an array NumPy's generator writes into")))
+        args = (into[-1][1], *args[1:])
+    if kwargs and type(kwargs.get("out")) is ndarray:
+        into.append((kwargs["out"], host(kwargs["out"], "an array NumPy's generator writes into")))
+        kwargs = {**kwargs, "out": into[-1][1]}
+    for d, h in into:
+        if is_read_only(d):
+            h.flags.writeable = False  # (NumPy's own refusal, before it draws)
+    r = f(*args, **kwargs)
+    for d, h in into:
+        refuse_write(d)  # (as every write: bounds known of its storage forgotten, element values copied)
+        d._a[...] = _transfer.to_device(h, "an array NumPy's generator wrote into")
+        if r is h:
+            return d  # (NumPy answers with out= itself)
     if type(r) is numpy.ndarray and r.size >= _placement.limit:
-        return host_answer(r, hargs, hkw)
+        return host_answer(r, args, kwargs)
     return r
 
 

@@ -11,8 +11,8 @@ from . import _arrayapi, _backend, _device, _pil, _placement, _transfer
 from . import _cpupath, _fused, _nditer
 from ._arguments import call_gpu
 from ._cpupath import non_binding
-from ._dispatch import follow_like, function
-from ._ndarray import as_array, as_value, fresh, host_only_dtype, is_read_only, ndarray, refuse_write, wrap
+from ._dispatch import follow_like, function, host_answer, numpys_draw
+from ._ndarray import as_array, as_value, fresh, host_only_dtype, ndarray, wrap
 from ._objects import GpuObject, asnumpy
 
 
@@ -197,43 +197,17 @@ def _seed_when_settled():
 
 
 def _auto_method(name, npm):
-    """NumPy's generator method ``npm`` as auto mode's object calls it: NumPy draws (GPU arrays it
-    reads, it reads from host copies, counted); an array it writes into (``shuffle(x)``, ``out=``)
-    that is a GPU array is given to it as a host copy and written back (both counted: NumPy's
-    method given the GPU array itself would write into a copy, and the write would be lost); an
-    answer of the crossover's size or more goes to the GPU (counted)."""
+    """NumPy's generator method ``npm`` as auto mode's object calls it: NumPy's draw, writing into
+    GPU arrays and putting large answers on the GPU (``_dispatch.numpys_draw``)."""
     first = name == "shuffle"
 
     def method(self, *args, **kwargs):
         if (first and args and type(args[0]) is ndarray) or (kwargs and type(kwargs.get("out")) is ndarray):
-            return _drawn_into_gpu_arrays(self, npm, first, args, kwargs)
-        r = npm(self, *args, **kwargs)
-        if type(r) is numpy.ndarray and r.size >= _placement.limit:
-            p = _placement.promote(r, args, kwargs)
-            return r if p is r else wrap(p)
-        return r
+            return numpys_draw(npm.__get__(self), first, args, kwargs)
+        r = npm(self, *args, **kwargs)  # (the common case, in fewer steps)
+        return host_answer(r, args, kwargs) if type(r) is numpy.ndarray and r.size >= _placement.limit else r
     method.__name__, method.__doc__ = name, npm.__doc__
     return method
-
-
-def _drawn_into_gpu_arrays(self, npm, first, args, kwargs):
-    into = []  # (GPU array, its host copy NumPy writes into)
-    if first and type(args[0]) is ndarray:
-        into.append((args[0], asnumpy(args[0])))
-        args = (into[-1][1], *args[1:])
-    if type(kwargs.get("out")) is ndarray:
-        into.append((kwargs["out"], asnumpy(kwargs["out"])))
-        kwargs = {**kwargs, "out": into[-1][1]}
-    for d, h in into:
-        if is_read_only(d):
-            h.flags.writeable = False  # (NumPy's own refusal, before it draws)
-    r = npm(self, *args, **kwargs)
-    for d, h in into:
-        refuse_write(d)  # (as every write: bounds known of its storage forgotten, element values copied)
-        d._a[...] = _transfer.to_device(h, f"{npm.__name__} written back")
-        if r is h:
-            r = d  # (NumPy answers with out= itself)
-    return r
 
 
 def _auto_class(npcls):
