@@ -33,7 +33,10 @@ where a sync is the price of NumPy's error (``linalg.inv`` on a singular matrix)
 * ``nanvar``/``nanstd`` with a ddof that is not an integer (CuPy's kernel truncates it);
   ``nanmean``/``nanvar``/``nanstd`` of an inexact array refuse an integer dtype= or out=, as NumPy;
   ``var``/``std``/``nanvar``/``nanstd`` with dtype= (and no out=) compute in it (CuPy's answers
-  float64, or fails for complex);
+  float64, or fails for complex); in an integer or bool dtype, NumPy's call decides (host, counted);
+* ``logspace`` in an integer dtype: NumPy's on the host (the GPU's last bits cast 10 ** 3 down to
+  999); ``cumulative_sum``/``cumulative_prod`` into an out= of another dtype accumulate in the
+  input's dtype, then cast (CuPy's accumulate in out='s);
 * ``zeros_like`` and the rest with ``shape=()`` make a 0-d array (CuPy reads () as not given);
 * ``convolve``/``correlate`` with NumPy's integer modes (0, 1, 2), of float and complex data by
   direct sums (CuPy's by cuFFT round otherwise), of arrays of more than one dimension NumPy's error
@@ -353,6 +356,10 @@ def _in_dtype(name, rest):
     def edge(args, kwargs):
         xp = _backend.xp
         a, dtype = call_arg(args, kwargs, 0, "a"), call_arg(args, kwargs, 2, "dtype")
+        if dtype is not None and isinstance(a, xp.ndarray) and numpy.dtype(dtype).kind not in "fc":
+            # (an integer or bool dtype: NumPy's sums in it, var(int8) is -9; CuPy's var answers
+            # float64, its std fails to compile: NumPy's call decides, on the host, counted)
+            raise Refused(f"{name} in dtype {numpy.dtype(dtype)} (CuPy's computes in float)")
         if dtype is None or not isinstance(a, xp.ndarray) or numpy.dtype(dtype).kind not in "fc" or \
                 numpy.dtype(dtype).itemsize > 16 or call_arg(args, kwargs, 3, "out") is not None:
             return rest(args, kwargs)
@@ -362,6 +369,34 @@ def _in_dtype(name, rest):
         r = getattr(xp, name)(*a2, **k2) if r is PASS else r
         # (NumPy's variance of real data in a complex dtype is complex, of complex data real)
         return r.astype(dtype) if numpy.dtype(dtype).kind == "c" and a.dtype.kind != "c" else r
+    return edge
+
+
+def _logspace(args, kwargs):
+    """logspace in an integer dtype: NumPy's on the host (it casts float powers down, and the GPU's
+    last bits land a value one lower: 10 ** 3 as 999; out-of-range casts differ too)."""
+    dtype = call_arg(args, kwargs, 4, "dtype")
+    if dtype is not None and numpy.dtype(dtype).kind in "biu":
+        raise Refused(f"logspace in dtype {numpy.dtype(dtype)} (its float powers cast down)")
+    return PASS
+
+
+def _cumulative(name):
+    """cumulative_sum/cumulative_prod into an out= of another dtype, no dtype= given: NumPy's
+    accumulates in the input's dtype and casts into out= (cumulative_prod([1, 2, 2, 3.5]) into int8
+    ends 14); CuPy 14's accumulates in out='s (12)."""
+    def edge(args, kwargs):
+        xp = _backend.xp
+        x, out = call_arg(args, kwargs, 0, "x"), kwargs.get("out")
+        if not isinstance(out, xp.ndarray) or kwargs.get("dtype") is not None or not isinstance(x, xp.ndarray):
+            return PASS
+        r = getattr(xp, name)(*args, **{k: v for k, v in kwargs.items() if k != "out"})
+        if r.dtype == out.dtype:
+            return PASS
+        if r.shape != out.shape:
+            raise Refused(f"{name}: out= of shape {out.shape}")  # (NumPy's ValueError)
+        out[...] = r.astype(out.dtype)
+        return out
     return edge
 
 
@@ -1280,6 +1315,8 @@ TABLE = {
     "xpshim.ediff1d": _ediff1d,
     "xpshim.put_along_axis": _put_along_axis,
     **{f"xpshim.{n}": _in_dtype(n, lambda args, kwargs: PASS) for n in ("var", "std")},
+    "xpshim.logspace": _logspace,
+    **{f"xpshim.{n}": _cumulative(n) for n in ("cumulative_sum", "cumulative_prod")},
     "xpshim.average": _average,
     "xpshim.intersect1d": _intersect1d,
     "xpshim.searchsorted": _searchsorted,

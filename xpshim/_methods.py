@@ -8,7 +8,7 @@ NumPy's on a host copy (counted, warned). They are put on the class when this mo
 
 import numpy
 
-from . import _backend, _errors, _fallback
+from . import _backend, _errors, _fallback, _options
 from ._arguments import call_gpu, check_index_dtype, converter, into_host, kwargs_gap, out_of_memory, refusal
 from ._edges import search_side
 from ._ndarray import (MAKES_READ_ONLY, as_value, dev, fresh, host, host_only_dtype, keep_order, mark_read_only, ndarray,
@@ -56,6 +56,9 @@ def method(name):
     # before CuPy's: CuPy's reshape() reshapes to () (a size-1 array's 0-d view, else ValueError)
     needs_args = _refuses_bare(npm)
     nones = _required(name, arrays)
+    # (axis, keepdims, casting, order given by keyword, read as NumPy's method reads them: _options;
+    # by position they are the common kinds: x.sum(1), where x.reshape(3, 4) is no order)
+    options = dict.fromkeys(_options.positions(getattr(numpy, name), 1), -1) if callable(getattr(numpy, name, None)) else {}
 
     def m(self, *args, **kwargs):
         if read_only_arrays or in_bounds_arrays or element_readers:
@@ -70,6 +73,11 @@ def method(name):
                 if at is not None and len(args) > at and args[at] is not None:
                     refuse_write(args[at], "output")  # (out= by position: x.clip(0, 1, o))
         bare = not args and not kwargs
+        if options and kwargs:
+            try:
+                args, kwargs = _options.check(npm, options, args, kwargs, self)
+            except (TypeError, ValueError) as numpys:
+                raise _errors.trimmed(numpys) from None
         if bare and needs_args:
             try:
                 _numpys_error(self, name, (), {})
@@ -82,6 +90,12 @@ def method(name):
                 # None as the array: NumPy's 0-d object array, no GPU form (and x.dot(None) ends
                 # the process in CuPy's: its Cython parameter typed as an array lets None through)
                 return _fallback.run_method(self, name, args, kwargs, "None as an array (NumPy's object array)")
+            if (kwargs and kwargs.get("dtype") is not None and name in ("var", "std")
+                    and numpy.dtype(kwargs["dtype"]).kind != "f"):
+                # (x.var(dtype=int8) is NumPy's -9, x.var(dtype=complex64) complex: CuPy's method
+                # answers float64, its std fails to compile; xpshim.var's edge computes the float ones)
+                return _fallback.run_method(self, name, args, kwargs, f"{name} in dtype {kwargs['dtype']!r} "
+                                            "(CuPy's computes in float64)")
             if (kwargs and kwargs.get("dtype") is not None and name not in _OWN_DTYPE_STEPS
                     and host_only_dtype(kwargs["dtype"])):
                 # x.cumsum(dtype=object): NumPy's answer in a dtype no GPU array has (its function's rule)
@@ -134,6 +148,10 @@ def method(name):
                     raise _errors.trimmed(numpys) from None
                 return _fallback.run_method(self, name, (), {}, f"CuPy's {name}() refused the call "
                                             f"({type(e).__name__}: {str(e)[:80]})")
+            if name == "dot" and isinstance(e, TypeError) and args and not isinstance(args[0], (ndarray, numpy.ndarray)):
+                # x.dot(0): NumPy's multiplies by a number; CuPy's takes arrays only
+                return _fallback.run_method(self, name, args, kwargs, f"CuPy's dot() refused a "
+                                            f"{type(args[0]).__name__} (TypeError: {str(e)[:80]})")
             raise _errors.trimmed(e)  # (NumPy's error at the user's line: xpshim/_errors.py)
 
     if name == "astype":

@@ -856,6 +856,11 @@ def as_value(o, sources=()):
     return o
 
 
+def value_of(d):
+    """The element of the 0-d device array ``d``, as a value of its own (NumPy's scalar: a copy)."""
+    return _element(d, ())
+
+
 def as_array(o):
     """``o`` as a 0-d array where a function's 0-d answer is NumPy's array (``np.asarray(x)``)."""
     if type(o) is ndarray and o._v:
@@ -1337,6 +1342,10 @@ class ndarray(metaclass=_NdarrayMeta):
 
     def copy(self, order="C"):
         """A copy on the same device."""
+        if order not in ("C", "F", "A", "K"):
+            numpy.empty(0).copy(order)  # (NumPy's error for an order it refuses: "", b"bogus")
+            # (CuPy's takes an upper-case letter only: NumPy's None is "C", and it takes "k", b"K")
+            order = "C" if order is None else (order.decode("latin-1") if type(order) is bytes else order).upper()
         return wrap(self._a.copy(order))
 
     def view(self, dtype=None, type=None):

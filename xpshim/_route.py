@@ -15,16 +15,18 @@ import sys
 
 import numpy
 
-from . import _backend, _docparams, _edges, _exact, _fallback, _gaps, _signatures, _transfer
+from . import _backend, _docparams, _edges, _exact, _fallback, _gaps, _options, _signatures, _transfer
 from . import _methods  # noqa: F401  (the GPU arrays a route answers with have NumPy's methods)
 from ._arguments import (REFUSALS, refusal, array_like, array_like_params, array_likes, call_gpu, gpu_args, host_class, into_host, kwargs_gap,
                          locate, out_of_memory, to_host_args)
-from ._ndarray import (MAKES_READ_ONLY, arraylike, as_array, as_value, fresh, host, host_only_dtype, keep_order,
+from ._ndarray import (MAKES_READ_ONLY, value_of, arraylike, as_array, as_value, fresh, host, host_only_dtype, keep_order,
                        element_readers, in_bounds_arrays, mark_read_only, ndarray, read_only_arrays, refuse_outs,
                        refuse_write)
 from ._registry import KEEPS_ORDER, WRITES_INTO, ZERO_D_ARRAYS
 
 _MISSING = object()
+
+_SCALAR_PARTS = frozenset({"xpshim.linalg.slogdet"})  # (answers a tuple of NumPy's scalars for one matrix)
 _FILLS = frozenset({"xpshim.full", "xpshim.full_like"})
 # Functions that read dtypes and values, no array data: NumPy's unless given a GPU array
 _DTYPE_READERS = frozenset({"xpshim.can_cast", "xpshim.result_type", "xpshim.min_scalar_type"})
@@ -135,7 +137,7 @@ class Route:
     __slots__ = ("name", "npf", "cupy_path", "spec", "resolved", "resolved_for", "_accepts", "_gap", "edge", "dtype_at",
                  "axis_at", "writes", "named", "out_at", "positional", "as_tuple", "plain_result",
                  "by_name", "fills", "zero_d_array", "ordered", "short", "marks", "plain", "plain_keys", "axis_pos",
-                 "dtype_pos", "nones")
+                 "dtype_pos", "nones", "options", "options_from")
 
     def __init__(self, name, npf, cupy_path):
         self.name, self.npf, self.cupy_path = name, npf, cupy_path
@@ -155,6 +157,10 @@ class Route:
         self.ordered = self.short in KEEPS_ORDER
         self.marks = self.short in MAKES_READ_ONLY  # (np.broadcast_to: a read-only view, as NumPy's)
         self.edge = _edges.TABLE.get(name)  # NumPy's answer where CuPy's differs on an edge case
+        # (axis, keepdims, casting, order: read as NumPy's, _options; checked from the first
+        # position one may take)
+        self.options = _options.positions(npf) if not isinstance(npf, numpy.ufunc) else {}
+        self.options_from = min([i for i in self.options.values() if i >= 0], default=1 << 30)
         # NumPy's namedtuple class of its answer (unique_all), or None (an edge case handler decides)
         self.named = _named_result(npf) if self.edge is None else None
         self.as_tuple = _docparams.answers_tuple(npf)  # (CuPy's atleast_1d answers a list there)
@@ -269,6 +275,8 @@ class Route:
                 if none and plain and self.nones is not None:
                     plain = not self.none_as_array(args, kwargs)  # (gpu_checked's host call)
         if plain and self.resolved is not None:
+            if self.options and (kwargs or len(args) > self.options_from):  # (NumPy's reading of them, _options)
+                args, kwargs = _options.check(self.npf, self.options, args, kwargs)
             return self.on_gpu(self.resolved, args, kwargs)
         return self.gpu_checked(args, kwargs)
 
@@ -281,6 +289,8 @@ class Route:
 
     def gpu_checked(self, args, kwargs):
         """``gpu``'s call with every check before CuPy's call."""
+        if self.options and (kwargs or len(args) > self.options_from):  # (NumPy's reading of them, _options)
+            args, kwargs = _options.check(self.npf, self.options, args, kwargs)
         if self.out_at is not None and len(args) > self.out_at:  # out given by position: by keyword
             args, kwargs = self.by_keyword(args, kwargs)
         if self.nones is not None and self.none_as_array(args, kwargs):
@@ -415,6 +425,10 @@ class Route:
                 r = self.kind_of_answer(r, args, kwargs)
         elif self.zero_d_array and isinstance(r, tuple):
             r = self.kind_of_answer(r, args)
+        elif self.name in _SCALAR_PARTS and isinstance(r, tuple):
+            # (slogdet of one matrix: NumPy's scalars, where CuPy's parts are 0-d arrays)
+            parts = [self.kind_of_answer(v, args, kwargs) for v in r]
+            r = r._make(parts) if hasattr(r, "_make") else tuple(parts)
         return r if self.plain_result else self.tupled(r)
 
     def kind_of_answer(self, r, args, kwargs=None):
@@ -435,6 +449,8 @@ class Route:
             return r
         out = kwargs.get("out") if kwargs else None
         if out is not None and (r is out or (type(out) is tuple and any(r is o for o in out))):
+            if self.short == "dot":  # (NumPy's dot answers its scalar, a value, where out= is 0-d)
+                return value_of(d)
             return r  # (out= handed back: the array itself, as NumPy's, never made a scalar)
         return as_value(r, args)
 

@@ -29,10 +29,30 @@ def _outcome(f):
             if type(r) is xpshim.ndarray:
                 r = xpshim.asnumpy(r)
             h = numpy.asarray(r)
-            values = numpy.round(h, 3) if h.dtype.kind in "fc" else h
-            return ("answer", h.dtype.str, repr(values.tolist()))
+            # (inexact values to 6 significant digits, -0.0 as 0.0: CUDA's pow and hypot are within a
+            # few ulp, and keep another zero's sign; docs/differences.md, "Last bits")
+            values = [_digits(v) for v in h.ravel().tolist()] if h.dtype.kind in "fc" else h.tolist()
+            return ("answer", h.dtype.str, repr(values))
     except Exception as e:
         return ("raised", type(e).__name__)
+
+
+def _documented(name, dt, v, want):
+    """A difference docs/differences.md lists ("Undefined integer operations", "Complex special
+    values"): a shift by the bit width or more, a Python int of 2**63 beside a boolean array, a
+    complex float_power whose answer NumPy gives with an infinite or NaN part, or from a zero base."""
+    if "shift" in name and type(v) is int and v >= 64:
+        return True
+    if dt is numpy.bool_ and type(v) is int and v >= 2**63:
+        return True
+    return name == "float_power" and want[0] == "answer" and want[1] == "<c16" and (
+        "inf" in want[2] or "nan" in want[2] or type(v) is complex or v == -1)
+
+
+def _digits(v):
+    if type(v) is complex:
+        return complex(_digits(v.real), _digits(v.imag))
+    return float(f"{v:.6g}") + 0.0
 
 
 def test_python_numbers_beside_arrays_answer_as_numpy(gpu):
@@ -47,6 +67,8 @@ def test_python_numbers_beside_arrays_answer_as_numpy(gpu):
                     want = _outcome(lambda: nf(v, h) if flip else nf(h, v))
                     got = _outcome(lambda: xf(v, g) if flip else xf(g, v))
                     n += 1
+                    if got != want and _documented(name, dt, v, want):
+                        continue
                     if got != want:
                         call = f"np.{name}({'v, x' if flip else 'x, v'})"
                         differ.append(f"{call} x {numpy.dtype(dt)}, v={v!r}: {got} != {want}"[:240])

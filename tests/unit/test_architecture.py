@@ -40,7 +40,7 @@ LAYERS = (
     ("placement", ("_placement",)),
     ("formulas", ("_exact",)),
     ("array", ("_ndarray", "_arrayapi", "_fallback", "_flatiter", "_nditer", "_foreign")),
-    ("corrections", ("_edges", "_fused", "_gaps", "_kernels")),
+    ("corrections", ("_edges", "_options", "_fused", "_gaps", "_kernels")),
     ("routing", ("_docparams", "_signatures", "_arguments", "_methods", "_route", "_dispatch", "_ufunc", "_ufuncroute",
                  "_objects", "_hostfast", "_cpupath", "_hostio")),
     ("namespace", ("_namespace", "_handwritten", "_imports", "__init__")),

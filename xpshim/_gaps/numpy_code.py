@@ -15,7 +15,7 @@ import numpy.lib._function_base_impl as _function_base_impl
 import numpy.lib._histograms_impl as _histograms
 import numpy.lib._polynomial_impl as _polynomial
 
-from ._table import implements
+from ._table import Decline, implements
 from ._rebind import late, on_device, patch_in, patched, rebind
 
 
@@ -123,7 +123,13 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
 
 # (CuPy's argsort takes kind=None or "stable" only; NumPy's insert asks for "mergesort", the same thing)
 implements("xpshim.insert")(patched(FUNCTION_BASE.insert, FUNCTION_BASE, [("kind='mergesort'", "kind='stable'")]) or FUNCTION_BASE.insert)
-implements("xpshim.geomspace")(_CF.geomspace)
+@implements("xpshim.geomspace")
+def _geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
+    # (an integer dtype casts NumPy's float powers down: the GPU's last bits can land a value
+    # one lower, 10 ** 3 as 999; those are NumPy's on the host)
+    if dtype is not None and numpy.dtype(dtype).kind in "biu":
+        raise Decline(f"an integer dtype ({numpy.dtype(dtype)}) truncates the powers' last bits")
+    return _CF.geomspace(start, stop, num, endpoint, dtype, axis)
 # (CuPy's sinc is a ufunc of the input's float kind: float16 of bool, float32 of int16; NumPy's
 # multiplies by pi first, which makes integers and booleans float64)
 implements("xpshim.sinc", replaces=True)(FUNCTION_BASE.sinc)
@@ -153,7 +159,9 @@ def _host_bounds(pair):
 
 patch_in(FUNCTION_BASE.trim_zeros, FUNCTION_BASE, [("start, stop = _arg_trim_zeros(filt_)",
                                 "start, stop = _host_bounds(_arg_trim_zeros(filt_))")], _host_bounds=_host_bounds)
-implements("xpshim.trim_zeros", kwargs={"axis"})(FUNCTION_BASE.trim_zeros)
+# (always: CuPy 14's takes no axis, also where NumPy's axis comes by position,
+# https://github.com/cupy/cupy/blob/v14.0.0/cupy/_manipulation/add_remove.py)
+implements("xpshim.trim_zeros", replaces=True)(FUNCTION_BASE.trim_zeros)
 
 
 @implements("xpshim.polyint")
@@ -250,3 +258,19 @@ def pad(array, pad_width, mode="constant", **kwargs):
             return _xp().pad(array, pad_width, mode, **kwargs)
         except Exception:
             raise numpys from None
+
+
+@implements("xpshim.float_power", replaces=True)
+def _float_power(x1, x2, /, *args, **kwargs):
+    # CuPy 14's loop for complex64 (FF->D) computes in complex64 before widening the answer: 3 ** 300
+    # is inf, where NumPy's float_power computes in float64 and complex128 only; its operands are
+    # widened first (a float32 one too, beside a Python complex), then CuPy's DD->D and dd->d loops
+    xp = _xp()
+    for v in (x1, x2):
+        if not isinstance(v, (xp.ndarray, int, float, complex, numpy.generic)):
+            raise Decline(f"a {type(v).__name__} operand")  # (a range, a list: NumPy reads it, on the host)
+    if "dtype" not in kwargs and not args:
+        x1, x2 = (v.astype(numpy.complex128 if v.dtype.kind == "c" else numpy.float64)
+                  if isinstance(v, xp.ndarray) and v.dtype.kind in "fc" and v.dtype.itemsize < (16 if v.dtype.kind == "c" else 8)
+                  else v for v in (x1, x2))
+    return xp.float_power(x1, x2, *args, **kwargs)

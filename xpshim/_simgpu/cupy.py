@@ -159,10 +159,16 @@ _C_ORDER_ANSWERS = frozenset({"clip", "round", "around", "byteswap"})
 def _func(name, f, spec=None, strict=True, method=False):
     takes = None if spec is None or spec.get("keywords") is None else frozenset(spec["keywords"])
     params = [p[0] for p in (spec or {}).get("params") or ()]
+    kinds = [p[1] for p in (spec or {}).get("params") or ()]
+    # (CuPy's own count of positional arguments: trim_zeros(a, "f", None) is its TypeError)
+    most = None if method or not kinds or "VAR_POSITIONAL" in kinds else sum(
+        k in ("POSITIONAL_ONLY", "POSITIONAL_OR_KEYWORD") for k in kinds)
 
     def g(*args, **kwargs):
         if takes is not None and not kwargs.keys() <= takes:
             raise TypeError(f"{name}() got an unexpected keyword argument {sorted(kwargs.keys() - takes)[0]!r}")
+        if most is not None and len(args) > most:
+            raise TypeError(f"{name}() takes at most {most} positional arguments but {len(args)} were given")
         _as_cupy_checks(name, args, kwargs, method)
         answer = _CUPY_ANSWERS.get(f) if not method else None
         if answer is not None:
@@ -216,7 +222,34 @@ _FFT_ND = ("fft2", "ifft2", "fftn", "ifftn", "rfft2", "irfft2", "rfftn", "irfftn
 _FILLS = {"asarray": 0, "array": 0, "full": 1, "fill": 0}  # name -> position of the value
 
 
+def _lax_options(name, kwargs):
+    """CuPy 14 reads options more loosely than NumPy (seen on an H100): ``axis=True`` as 1, a list
+    of axes as a tuple, any ``keepdims`` by its truth, ``concatenate``'s and ``stack``'s ``casting``
+    not at all, an empty ``order`` as "K" (xpshim/_options.py reads them as NumPy's first)."""
+    v = kwargs.get("axis")
+    if type(v) is bool or type(v) is numpy.bool_:
+        kwargs["axis"] = int(v)
+    elif type(v) is list:
+        kwargs["axis"] = tuple(v)
+    if "keepdims" in kwargs and type(kwargs["keepdims"]) is not bool:
+        kwargs["keepdims"] = bool(kwargs["keepdims"]) if type(kwargs["keepdims"]) is not list else True
+    if name in ("concatenate", "concat", "stack", "hstack", "vstack") and "casting" in kwargs:
+        kwargs["casting"] = "unsafe"
+    if kwargs.get("order") == "":
+        kwargs["order"] = "K"
+
+
 def _as_cupy_checks(name, args, kwargs, method=False):
+    _lax_options(name, kwargs)
+    if method and name == "dot" and args and not isinstance(args[0], ndarray):
+        raise TypeError(f"Argument 'b' has incorrect type (expected cupy._core.core._ndarray_base, got "
+                        f"{type(args[0]).__name__})")  # (CuPy 14's x.dot(0))
+    if name in ("var", "std") and kwargs.get("dtype") is not None and numpy.dtype(kwargs["dtype"]).kind != "f":
+        # (CuPy 14, seen on an H100: var computes in float64 whatever the dtype, std fails there)
+        if name == "std" and numpy.dtype(kwargs["dtype"]).kind in "biu":
+            raise TypeError(f"Wrong type ({numpy.dtype(kwargs['dtype'])}) of arguments for cupy_sqrt")
+        if name == "var":
+            kwargs["dtype"] = None
     if name in ("zeros", "ones", "empty", "full") and args and (
             type(args[0]) is ndarray or (type(args[0]) in (list, tuple) and any(type(v) is ndarray for v in args[0]))):
         raise TypeError("'ndarray' object cannot be interpreted as an integer")
