@@ -56,6 +56,10 @@ def _calibrated():
 _policy = contextvars.ContextVar("xpshim_device", default=(None, None))
 _default = None  # resolved process default, "cpu", "gpu" or "dask"
 _sized = False  # the process default is auto on a usable GPU: size-aware placement
+default_placing = None  # _sized once the process default is resolved, else None (placing's answer, read inline)
+
+
+policy_now = _policy.get  # (this context's (device, sized): placing's first step, for the hot paths to read inline)
 
 
 def placing():
@@ -83,7 +87,7 @@ def wait_for_gpu(size):
 
 
 def resolve_default():
-    global _default, _sized
+    global _default, _sized, default_placing
     if _default is None:
         if _backend.forced is not None:   # _backend.install (tests, the simulated GPU)
             _default, _sized = _backend.forced
@@ -102,6 +106,7 @@ def resolve_default():
             _sized = _default == "gpu"
             if _sized and _config.seeds == "learn":  # (large host work found by time: _hotwork)
                 _hotwork.start()
+        default_placing = _sized if _default is not None else None
     return _default
 
 
@@ -230,5 +235,6 @@ def device(name, **dask_options):
 def _backend_changed():
     """The backend changed (the GPU went live, or a test installed or removed one): resolve the
     default device again on next use."""
-    global _default, _sized
+    global _default, _sized, default_placing
     _default, _sized = _backend.forced or (None, False)
+    default_placing = _sized if _default is not None else None

@@ -117,6 +117,7 @@ def function(modname, name, npf, cupy_path, creation=False):
     else:
         grows = route.name in _placement.GROWS
         host_array, plain_kw, host_operand, plain_arg = numpy.ndarray, _PLAIN_KW, _HOST_OPERAND, _PLAIN_ARG  # (closure cells: fast)
+        gpu_array = ndarray
         shape_first = route.name in SHAPE_FIRST
         # (np.arange(10), np.linspace(0, 1, 50): what they make is told by their numbers)
         sized_by_numbers = route.name in _placement.MAKERS and not shape_first
@@ -130,6 +131,10 @@ def function(modname, name, npf, cupy_path, creation=False):
 
         def wrapper(*args, **kwargs):
             try:
+                # (a GPU array first, its data on the device, no keyword: none of the steps below
+                # but the last applies, np.sum(a, 0); auto mode's draws take NumPy's generator)
+                if args and not kwargs and type(args[0]) is gpu_array and not draws and not args[0]._st.host and _backend.live:
+                    return route.gpu(args, kwargs)
                 if kwargs and takes_device and "device" in kwargs:
                     return _arrayapi.on_device(wrapper, args, kwargs)
                 # The common cases first, in as few steps as can be (a loop over small arrays pays

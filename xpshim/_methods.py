@@ -11,7 +11,7 @@ import numpy
 from . import _backend, _errors, _fallback, _options
 from ._arguments import call_gpu, check_index_dtype, converter, into_host, kwargs_gap, out_of_memory, refusal
 from ._edges import search_side
-from ._ndarray import (MAKES_READ_ONLY, as_value, dev, fresh, host, host_only_dtype, keep_order, mark_read_only, ndarray,
+from ._ndarray import (MAKES_READ_ONLY, dev, fresh, value_answer, host, host_only_dtype, keep_order, mark_read_only, ndarray,
                        element_readers, in_bounds_arrays, read_only_arrays, refuse_write, wrap)
 from ._registry import KEEPS_ORDER, METHOD_ARRAY_ARGS, ZERO_D_ARRAY_METHODS
 
@@ -47,9 +47,10 @@ def method(name):
     # (x.choose(choices): x is the index array, which CuPy's kernel truncates where it is floats)
     indexed = name == "choose"
     # a new 0-d answer is NumPy's scalar (x.sum(), x.max()), except of the methods that answer arrays
-    answer = _array_answer if name in ZERO_D_ARRAY_METHODS else _value_answer
+    answer = _array_answer if name in ZERO_D_ARRAY_METHODS else value_answer
     if name in KEEPS_ORDER:  # (x.round(), x.byteswap(): NumPy's memory order, keep_order)
         answer = _ordered_answer(answer)
+    bare_answer, makes = answer, name in MAKES_READ_ONLY
     answer = _flagged_answer(answer, name)
     writes = _WRITES_SELF.get(name)  # (x.sort(), x.put(...): NumPy's error where x is read-only)
     # a method NumPy refuses to call without arguments (x.reshape(): TypeError) is refused so here,
@@ -115,7 +116,8 @@ def method(name):
                     r = cm(*args)
                 except _backend.xp.cuda.memory.OutOfMemoryError as e:
                     raise out_of_memory(cm, e) from e
-                return answer(r, self)
+                r = bare_answer(r, self)  # (answer's steps, inline: a frame less for x.sum(), x.reshape(4, 4))
+                return mark_read_only(r, name, self) if read_only_arrays or makes else r
             gap = kwargs_gap(getattr(type(self._a), name), kwargs)
             if gap:
                 return _fallback.run_method(self, name, args, kwargs,
@@ -198,8 +200,6 @@ def _numpys_error(x, name, args, kwargs):
     getattr(stand_in, name)(*args, **kwargs)
 
 
-def _value_answer(r, x):
-    return as_value(wrap(r), (x,))
 
 
 # methods that write into the array itself, and the kind of NumPy's error where it is read-only

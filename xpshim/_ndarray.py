@@ -141,8 +141,9 @@ def _view(r, root, pinned=True):
     """An xpshim array for ``r``, a CuPy view of ``root``: a view of the storage that owns it.
     Memory no xpshim array owns may be a raw CuPy array's, shared: never moved, unless the
     caller knows it is a temporary of the call that made ``r`` (``pinned=False``)."""
-    owner = _storage.owner_of(root)
-    if owner is None:
+    ref = _owners.get(id(root))  # (_storage.owner_of's steps, inline: a frame less for x.reshape(4, 4))
+    owner = ref() if ref is not None else None
+    if owner is None or owner._st.d is not root:
         owner = _own(root, pinned)
     o = _new(ndarray)
     o._d = r
@@ -478,22 +479,40 @@ def fresh(r, sources=()):
             vs = [fresh(v, sources) for v in r]
             return tuple(vs) if type(r) is tuple else type(r)(*vs)
         return wrap(r)
-    placing = _device.placing()  # (once: gpu mode's calls skip all that follows it)
+    # (once: gpu mode's calls skip all that follows it; _device.placing's steps, inline)
+    placing = _policy_get()[1]
+    if placing is None:
+        placing = _device.default_placing
+        if placing is None:
+            placing = _device.placing()
     if placing and len(sources) > 1:
         _large_partner(sources)
-    ref = _owners.get(id(r))
+    key = id(r)
+    ref = _owners.get(key)
     if ref is not None:
         o = ref()
         if o is not None and o._d is r:
             return o  # (an array that exists, handed back: out=, or an argument; not a new answer)
     b = r.base
     if b is not None:  # (a view of memory of a raw CuPy argument stays where it is)
-        return _view(r, b, any(type(s) is _cupy_ndarray and (s is b or s.base is b) for s in sources))
+        raw = False
+        for s in sources:  # (a loop, not any(): x.reshape(4, 4) runs this)
+            if type(s) is _cupy_ndarray and (s is b or s.base is b):
+                raw = True
+                break
+        return _view(r, b, raw)
     for s in sources:
         if s is r:  # (a raw CuPy argument handed back)
             return _own(r, pinned=True)
     if not placing:
-        return _own(r) if r.ndim else _answer_value(_own(r), r, sources)
+        # (_own's work, inline: no array owns r, as looked up above; a frame and a lookup less)
+        o = _new(ndarray)
+        o._d = r
+        o._st = _storage.new(r, False, o)
+        o._b = o._hv = o._p = None
+        o._n = 0
+        o._v = False
+        return o if r.ndim else _answer_value(o, r, sources)
     if _placement.seeding:  # (auto mode made small arrays on the GPU: their use)
         line = _placement.seed_use(r.size, sources)
         if line is not None:  # small work on them: a seed too, or, once that is a loop's, NumPy's
@@ -523,6 +542,7 @@ def _answer_value(o, r, sources):
 
 
 _owners = _storage.OWNERS
+_policy_get = _device.policy_now
 _cupy_ndarray = None  # cupy.ndarray once the backend is live (set by _bind_cupy)
 _memcpy_elements = False  # element reads copied by cudaMemcpyAsync (real CuPy), else by the array's copy
 _empty = None  # the backend's empty()
@@ -531,10 +551,11 @@ _empty = None  # the backend's empty()
 @_backend.on_change
 def _bind_cupy():
     """wrap() recognises CuPy arrays by type while the GPU is live."""
-    global _cupy_ndarray
+    global _cupy_ndarray, device_ndarray
     global _memcpy_elements, _empty
     # (not while auto mode's choice is pending: reading xp would settle it; settling tells us again)
     _cupy_ndarray = _backend.xp.ndarray if _backend.live and not _backend.pending and _backend.xp is not None else None
+    device_ndarray = _cupy_ndarray  # (the same, for the layers above to read inline: _ufuncroute)
     _memcpy_elements = _cupy_ndarray is not None and getattr(_backend.xp, "__name__", "") == "cupy"
     _empty = _backend.xp.empty if _cupy_ndarray is not None else None
 
@@ -861,6 +882,25 @@ def value_of(d):
     return _element(d, ())
 
 
+def value_answer(r, x):
+    """``as_value(wrap(r), (x,))``: CuPy's answer ``r`` of ``x``'s method (``x.sum()``, ``x.max()``),
+    in one step where ``r`` owns its memory (the common case: three frames less)."""
+    if type(r) is _cupy_ndarray:
+        try:
+            b = r.base
+        except ValueError:
+            b = r  # (wrap's case: below)
+        if b is None:
+            o = _own(r)
+            if o._v or r.ndim:
+                return o
+            if o._b is not None and type(x) is ndarray and x._st is o._st:  # (as_value's steps)
+                return _element(r, ())
+            o._v = True
+            return o
+    return as_value(wrap(r), (x,))
+
+
 def as_array(o):
     """``o`` as a 0-d array where a function's 0-d answer is NumPy's array (``np.asarray(x)``)."""
     if type(o) is ndarray and o._v:
@@ -879,8 +919,12 @@ def _element(r, key, st=None):
     Else, or where ``x``'s raw handle was given out (writes not seen), a copy of the element made
     on the device in stream order (no synchronisation: later writes to ``x`` are queued after it).
     An index with an Ellipsis (``x[...]`` of a 0-d array) is NumPy's 0-d view."""
-    if key is Ellipsis or (type(key) is tuple and any(k is Ellipsis for k in key)):
+    if key is Ellipsis:
         return wrap(r)
+    if type(key) is tuple:  # (a loop, not any(): x[i, j] runs this)
+        for k in key:
+            if k is Ellipsis:
+                return wrap(r)
     if st is not None and not st.pinned:
         o = _new(ndarray)
         o._d = o._b = None
@@ -1433,9 +1477,10 @@ class ndarray(metaclass=_NdarrayMeta):
         return int(_scalar(self, "int()"))
 
     def __float__(self):
-        if (self._d if self._d is not None else self._hv).size != 1:  # (_meta(self), inline: float(x.sum()) is common)
-            return float(numpy.empty(_meta(self).shape))
-        if self._v and _meta(self).dtype.kind == "c":  # (NumPy's complex scalar: its real part, warned)
+        m = self._d if self._d is not None else self._hv  # (_meta(self), inline: float(x.sum()) is common)
+        if m.size != 1:
+            return float(numpy.empty(m.shape))
+        if self._v and m.dtype.kind == "c":  # (NumPy's complex scalar: its real part, warned)
             return float(_value_host(self, "float()")[()])
         return float(_scalar(self, "float()"))
 

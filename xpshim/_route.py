@@ -136,7 +136,7 @@ class Route:
     # ufunc fast path, _ufuncroute, without the cpf property's frame)
     __slots__ = ("name", "npf", "cupy_path", "spec", "resolved", "resolved_for", "_accepts", "_gap", "edge", "dtype_at",
                  "axis_at", "writes", "named", "out_at", "positional", "as_tuple", "plain_result",
-                 "by_name", "fills", "zero_d_array", "ordered", "short", "marks", "plain", "plain_keys", "axis_pos",
+                 "by_name", "fills", "zero_d_array", "ordered", "short", "marks", "plain", "bare", "plain_keys", "axis_pos",
                  "dtype_pos", "nones", "options", "options_from")
 
     def __init__(self, name, npf, cupy_path):
@@ -172,6 +172,8 @@ class Route:
         # (a call of xpshim arrays and numbers that none of gpu()'s checks before CuPy's call
         # concerns: a name that writes into its argument, or reads by name, has them all)
         self.plain = not self.writes and not self.by_name and not self.fills
+        # (and no edge handler, nor *args that gpu_args converts: arrays and numbers need nothing of gpu_args)
+        self.bare = self.edge is None and not self.spec[2]
         self.axis_pos = self.axis_at if self.axis_at is not None and self.axis_at >= 0 else sys.maxsize
         self.dtype_pos = self.dtype_at if self.dtype_at is not None and self.dtype_at >= 0 else sys.maxsize
         self.resolved = self.resolved_for = self._accepts = self.plain_keys = None
@@ -242,7 +244,7 @@ class Route:
         # an axis given as an array, or an argument of no GPU form): one pass over the arguments.
         plain = self.plain and self.resolved_for is _backend.xp and (self.out_at is None or len(args) <= self.out_at)
         if plain:
-            none = False
+            none = seqs = False
             for x in args:
                 t = type(x)
                 if t not in _PLAIN_ARGS:
@@ -254,6 +256,7 @@ class Route:
                             if type(v) not in _PLAIN_ARGS:
                                 break
                         else:
+                            seqs = True
                             continue
                     plain = False
                     break
@@ -277,7 +280,16 @@ class Route:
         if plain and self.resolved is not None:
             if self.options and (kwargs or len(args) > self.options_from):  # (NumPy's reading of them, _options)
                 args, kwargs = _options.check(self.npf, self.options, args, kwargs)
-            return self.on_gpu(self.resolved, args, kwargs)
+            if kwargs or seqs or none or not self.bare or (self.spec[3] and args and type(args[0]) is not ndarray):
+                return self.on_gpu(self.resolved, args, kwargs)
+            # (xpshim arrays and numbers alone, np.sum(a, 0), np.zeros(16): gpu_args' work, inline)
+            a = list(args)
+            i = 0
+            for x in args:
+                if type(x) is ndarray:
+                    a[i] = x._a if x._d is None or x._st.host else x._d
+                i += 1
+            return self.on_gpu(self.resolved, args, kwargs, a)
         return self.gpu_checked(args, kwargs)
 
     def none_as_array(self, args, kwargs):
@@ -381,12 +393,16 @@ class Route:
                 return self.filled(args, kwargs, f"CuPy's {self.cupy_path} takes no {', '.join(map(repr, gap))} argument")
         return self.on_gpu(cpf, args, kwargs)
 
-    def on_gpu(self, cpf, args, kwargs):
-        """The call by CuPy's ``cpf`` (or an edge's handler), its answer as NumPy's."""
-        a, kw = gpu_args(args, kwargs, self.spec)
-        if a and type(a[0]) is list and self.spec[3] and self.spec[0][0][1] is arraylike:
-            # a list at the array parameter that is not numeric data ([None], strings): NumPy's call
-            return self._on_host(args, kwargs, f"{self.name} of a list of Python objects (no GPU form)")
+    def on_gpu(self, cpf, args, kwargs, a=None):
+        """The call by CuPy's ``cpf`` (or an edge's handler), its answer as NumPy's (``a``: the
+        arguments in CuPy's terms, where ``gpu`` made them)."""
+        if a is not None:
+            kw = kwargs
+        else:
+            a, kw = gpu_args(args, kwargs, self.spec)
+            if a and type(a[0]) is list and self.spec[3] and self.spec[0][0][1] is arraylike:
+                # a list at the array parameter that is not numeric data ([None], strings): NumPy's call
+                return self._on_host(args, kwargs, f"{self.name} of a list of Python objects (no GPU form)")
         r, refused = _edges.PASS, None
         try:
             if self.edge is not None:
@@ -416,7 +432,11 @@ class Route:
             return _fallback.run(self.name, self.npf, args, kwargs,
                                  f"CuPy's {self.cupy_path} refused the call ({type(refused).__name__}: "
                                  f"{str(refused)[:80]})", errors_unannounced=True)
-        r = gpu_result(r, args, kwargs, self.ordered)
+        if kwargs or self.ordered or not args:
+            r = gpu_result(r, args, kwargs, self.ordered)
+        else:  # (gpu_result's steps for a call without keywords, inline: the input handed back, or a new array)
+            x = args[0]
+            r = x if type(x) is ndarray and r is (x._a if x._d is None or x._st.host else x._d) else fresh(r, args)
         if read_only_arrays or self.marks:
             r = mark_read_only(r, self.short, args[0] if args else None, args, kwargs)
         if type(r) is ndarray:  # (inline, as most answers need nothing: kind_of_answer's cases)

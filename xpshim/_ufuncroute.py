@@ -10,6 +10,7 @@ the name's ``Route`` (the gap table's version, or a counted host fallback).
 import numpy
 
 from . import _backend, _device, _errors, _fallback, _gaps, _placement, _signatures
+from . import _ndarray as _arrays
 from ._arguments import (NUMPY_SCALARS, array_like, as_indices, call_gpu, host_class, host_outs, interface_like,
                          kwargs_gap, locate, numbers_alone, out_of_memory, through_stand_ins, to_host_args)
 from ._ndarray import (arraylike, as_value, dev, fresh, host_only_dtype, element_readers, in_bounds_arrays, keep_order, ndarray,
@@ -29,10 +30,10 @@ _ADD_AT_DTYPES = frozenset(map(numpy.dtype, ("float16", "float32", "float64", "i
 class UfuncRoute:
     """The routed calls of one xpshim ufunc (``ufunc``, NumPy's ``np``), by its ``Route``."""
 
-    __slots__ = ("ufunc", "np", "name", "route")
+    __slots__ = ("ufunc", "np", "name", "route", "nin")
 
     def __init__(self, ufunc, npu, modname):
-        self.ufunc, self.np, self.name = ufunc, npu, npu.__name__
+        self.ufunc, self.np, self.name, self.nin = ufunc, npu, npu.__name__, npu.nin
         self.route = Route(f"{modname}.{npu.__name__}", npu, npu.__name__)
         self.route.ordered = True  # (elementwise: a new answer in NumPy's memory order, where the gap table answers)
 
@@ -42,7 +43,10 @@ class UfuncRoute:
             if not kwargs:  # NumPy arrays and numbers alone, the loops' common case: NumPy's ufunc at once
                 n = len(args)
                 if n == 1:
-                    t = type(args[0])
+                    x = args[0]
+                    t = type(x)
+                    if t is ndarray and not x._st.host and x._d is not None and _backend.live:
+                        return self.on_gpu(args, None)  # (np.sqrt(a): none of the steps below applies)
                     host = t is _HOST_ARRAY
                     fast = host or t is float or t is int or t in NUMPY_SCALARS
                 elif n == 2:
@@ -122,7 +126,9 @@ class UfuncRoute:
         if out is not None:
             fresh(res, args)
             return out  # (NumPy answers with out= itself)
-        return fresh(_ordered(res, args), args)
+        if type(res) is not _arrays.device_ndarray or res.ndim > 1:  # (keep_order's first check, inline)
+            res = _ordered(res, args)
+        return fresh(res, args)
 
     def dispatch(self, args, kwargs):
         """The call's device from its arguments, and the call there."""
