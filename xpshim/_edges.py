@@ -920,6 +920,35 @@ def _delete(args, kwargs):
     return PASS
 
 
+def _take_bounds(args, kwargs):
+    """take with mode "raise" (its default) of indices out of bounds: NumPy's IndexError (CuPy's
+    wraps them around, https://github.com/cupy/cupy/blob/v14.0.0/cupy/_indexing/indexing.py)."""
+    xp = _backend.xp
+    a, idx, axis = call_arg(args, kwargs, 0, "a"), call_arg(args, kwargs, 1, "indices"), call_arg(args, kwargs, 2, "axis")
+    if call_arg(args, kwargs, 4, "mode", "raise") not in (None, "raise") or not isinstance(a, xp.ndarray):
+        return PASS
+    ax = 0 if axis is None else normalize_axis_index(axis, a.ndim)
+    n = a.size if axis is None else a.shape[ax]
+    if isinstance(idx, xp.ndarray):
+        from ._ndarray import check_bounds
+        check_bounds(idx, n, ax)  # (one reduction and a sync, as NumPy's check costs)
+    elif isinstance(idx, (int, numpy.integer)) and not -n <= idx < n:
+        raise IndexError(f"index {idx} is out of bounds for axis {ax} with size {n}")
+    return PASS
+
+
+def _diag_indices(args, kwargs):
+    """diag_indices of an array n (``np.diag_indices(x.sum())``): NumPy's ``arange(n)``, in the
+    dtype that arange gives for it (float64 of a float: CuPy's are integers)."""
+    xp = _backend.xp
+    n, ndim = call_arg(args, kwargs, 0, "n"), call_arg(args, kwargs, 1, "ndim", 2)
+    if not isinstance(n, xp.ndarray) or n.ndim or n.dtype.kind in "iu":
+        return PASS
+    v = n.item()  # (the number NumPy's arange reads: one sync)
+    idx = xp.arange(v, dtype=numpy.arange(numpy.asarray(v, n.dtype)).dtype)
+    return (idx,) * ndim
+
+
 def _keeps_order(name):
     """insert of an F-ordered array: F-ordered, as NumPy's (``arrorder = 'F' if arr.flags.fnc``:
     numpy/lib/_function_base_impl.py); CuPy's answers C-ordered."""
@@ -1269,7 +1298,7 @@ TABLE = {
     **{f"xpshim.fft.{n}": _refuses(_fft_axes_refused(n), _fft_whole_axis(n))
        for n in ("fft2", "ifft2", "fftn", "ifftn", "rfft2", "irfft2", "rfftn", "irfftn")},
     "xpshim.choose": _refuses(_not_indices(0, "a")),
-    "xpshim.take": _refuses(_not_indices(1, "indices", "same_kind")),  # (take's C code casts same_kind)
+    "xpshim.take": _refuses(_not_indices(1, "indices", "same_kind"), _take_bounds),  # (take's C code casts same_kind)
     "xpshim.put": _refuses(_not_indices(1, "ind")),
     "xpshim.compress": _refuses(_compress_refused),
     "xpshim.dot": _dot_out,
@@ -1316,6 +1345,7 @@ TABLE = {
     "xpshim.put_along_axis": _put_along_axis,
     **{f"xpshim.{n}": _in_dtype(n, lambda args, kwargs: PASS) for n in ("var", "std")},
     "xpshim.logspace": _logspace,
+    "xpshim.diag_indices": _diag_indices,
     **{f"xpshim.{n}": _cumulative(n) for n in ("cumulative_sum", "cumulative_prod")},
     "xpshim.average": _average,
     "xpshim.intersect1d": _intersect1d,

@@ -134,8 +134,12 @@ class Exact:
 NONZERO_FIRST = ("logical_and", "logical_or", "logical_xor")
 
 
+_I64 = 2 ** 63
+
+
 class NonzeroFirst:
-    """CuPy's ufunc ``name``, with complex inputs replaced by ``z != 0``."""
+    """CuPy's ufunc ``name``, with complex inputs replaced by ``z != 0``, Python ints by their truth
+    (NumPy's OverflowError for one beyond int64)."""
 
     def __init__(self, name, cupy_ufunc, xp):
         self._cp, self._xp = cupy_ufunc, xp
@@ -147,8 +151,13 @@ class NonzeroFirst:
 
     def __call__(self, *args, **kwargs):
         nd = self._xp.ndarray
+        for a in args:
+            if type(a) is int and not -_I64 <= a < _I64:  # (NumPy reads a Python int here as int64)
+                raise OverflowError("Python int too large to convert to C long")
+        # (a Python int by its truth: CuPy 14 reads -1 beside uint64 as 0, and 2**63 as uint64)
         args = tuple(a != 0 if type(a) is nd and a.dtype.kind == "c" else
-                     bool(a) if type(a) is complex or isinstance(a, numpy.complexfloating) else a for a in args)
+                     bool(a) if type(a) is complex or type(a) is int or isinstance(a, numpy.complexfloating) else a
+                     for a in args)
         return self._cp(*args, **kwargs)
 
 

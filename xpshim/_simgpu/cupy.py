@@ -186,6 +186,11 @@ def _func(name, f, spec=None, strict=True, method=False):
         kw = {k: _unwrap(v, False) for k, v in kwargs.items()}
         if name in _FILLS:
             a, kw = _memset_zero(name, a, kw)
+        if name == "take" and not method and len(a) > 1 and kw.get("mode", a[4] if len(a) > 4 else None) in (None, "raise"):
+            ax = kw.get("axis", a[2] if len(a) > 2 else None)
+            n = numpy.size(a[0]) if ax is None else numpy.shape(a[0])[ax]
+            if n and numpy.ndim(ax) == 0:  # (CuPy 14's take wraps indices out of bounds around)
+                a[1] = numpy.mod(numpy.asarray(a[1]), n)
         if name in ("nanvar", "nanstd"):  # (CuPy 14's kernel takes an integer ddof: 0.5 is 0)
             if len(a) > 4:
                 a[4] = int(a[4])
