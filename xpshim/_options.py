@@ -31,16 +31,15 @@ def positions(f, skip=0):
             for i, p in enumerate(params) if p.name in NAMES}
 
 
-def _usual(name, v, ndim):
-    """Whether NumPy and CuPy read the option value ``v`` alike (no check needed)."""
-    t = type(v)
-    if name == "axis":
-        return v is None or (t is int and -ndim <= v < ndim)
-    if name == "keepdims":
-        return t is bool or v is _NOVALUE
-    if name == "casting":
-        return v in _CASTINGS if t is str else False
-    return v in _ORDERS if t is str else False
+def _ndim(args):
+    """The number of dimensions an axis counts in: the first argument's (concatenate's and
+    stack's: their first array's)."""
+    first = args[0] if args else None
+    t = type(first)
+    if (t is list or t is tuple) and first:
+        first = first[0]
+    nd = getattr(first, "ndim", 0)
+    return nd if type(nd) is int else 0
 
 
 def _stand_in(a):
@@ -80,18 +79,29 @@ def check(f, at, args, kwargs, this=None):
     ``at`` is ``positions(f)`` (a method's: without its array). Nothing where every option is of
     the common kinds. Returns the call's ``args``, ``kwargs``, an order NumPy took as a lower-case
     letter or bytes (``"c"``, ``b"K"``) given as CuPy takes it (an upper-case letter)."""
-    if this is not None:
-        ndim = this.ndim
-    else:
-        first = args[0] if args else None
-        if type(first) in (list, tuple) and first:  # (concatenate, stack: the arrays' own)
-            first = first[0]
-        ndim = first.ndim if _arrays(first) else 0
-    for name, i, v in _given(at, args, kwargs):
+    for name, i in at.items():  # (the common kinds first, in a few steps: every routed call with options)
+        if name in kwargs:
+            v = kwargs[name]
+        elif 0 <= i < len(args):
+            v = args[i]
+        else:
+            continue
+        t = type(v)
+        if name == "axis":
+            if v is None:
+                continue
+            if t is int:
+                nd = this.ndim if this is not None else _ndim(args)
+                if -nd <= v < nd:
+                    continue
+        elif name == "keepdims":
+            if t is bool or v is _NOVALUE:
+                continue
+        elif t is str and v in (_CASTINGS if name == "casting" else _ORDERS):
+            continue
         if _arrays(v):
             return args, kwargs  # (an axis given as an array: read by its values where it is used)
-        if not _usual(name, v, ndim):
-            break
+        break
     else:
         return args, kwargs
     try:
