@@ -17,7 +17,7 @@ import types
 
 import numpy
 
-from . import _backend, _device, _hostfast
+from . import _backend, _device, _errors, _hostfast
 
 _HOST_OPERAND = frozenset({numpy.ndarray, int, float, complex, bool})
 _API_KEYWORDS = ("device", "like")  # (the routed wrapper reads these, also on the CPU: _arrayapi, follow_like)
@@ -111,7 +111,7 @@ def numpys_parameters(modname, name, npf, cupy_path, build):
     if type(obj) is not types.FunctionType:  # (NumPy's function does not bind: neither may ours)
         return _aimed(obj, routed)
     routed.aim = lambda r: fixed.__globals__.update(  # (its own globals: exec'd)
-        _routed=r, _host=getattr(_call_of(r), "host_path", None))
+        _routed=r, _host=getattr(_call_of(r), "host_path", None), _gpu=getattr(_call_of(r), "gpu_path", None))
     return obj
 
 
@@ -179,7 +179,7 @@ def _with_numpys_parameters(name, npf, plain_npf, routed):
         return None
     first, rest = params[0].name, params[1:]
     env = {"_b": _backend, "_npf": npf, "_impl": plain_npf, "_routed": routed, "_host": None, "_nd": numpy.ndarray,
-           "_plain": _PLAIN, "_M": _UNSET}
+           "_plain": _PLAIN, "_M": _UNSET, "_gpu": None, "_trim": _errors.trimmed}
     head, plain, call, given = [first], [f"type({first}) is _nd"], [first], [first]
     for i, p in enumerate(rest):
         if p.default is p.empty:
@@ -211,7 +211,12 @@ def _with_numpys_parameters(name, npf, plain_npf, routed):
     for n in optional:
         src += [f"    if {n} is not _M:", f"        if _kw or len(_a) < {len(given) + optional.index(n)}:",
                 f"            _kw[{n!r}] = {n}", "        else:", f"            _a.append({n})"]
-    src += ["    return (_routed if _b.live else _npf)(*_a, **_kw)"]
+    # (a GPU array first, its data on the device, nothing by keyword: the routed wrapper's first
+    # step, taken here, without its *args call; _gpu is set with _routed: _dispatch's gpu_path)
+    src += ["    if _gpu is not None and not _kw and _b.live and type(" + first + ") is _gpu[1] and not " + first + "._st.host:",
+            "        try:", "            return _gpu[0](tuple(_a), _kw)",
+            "        except Exception as _e:", "            raise _trim(_e)  # (as the routed wrapper raises it)",
+            "    return (_routed if _b.live else _npf)(*_a, **_kw)"]
     code = "\n".join(src)
     # (named as a file of this package: warnings and call sites pass over its frames, as over ours)
     exec(compile(code, os.path.join(os.path.dirname(os.path.abspath(__file__)), f"<{name}>"), "exec"), env)  # noqa: S102

@@ -261,5 +261,8 @@ def function(modname, name, npf, cupy_path, creation=False):
     # (the host path's steps, for the CPU path's object of this name, made before the GPU was
     # live, to take them itself: xpshim/_cpupath.py; none where a result may outgrow the inputs)
     wrapper.host_path = None if creation or grows else (_placement, host_answer)
+    # (the route for a call whose first argument is a GPU array with its data on the device, and
+    # no keyword, for the CPU path's object of this name to take itself; none for auto mode's draws)
+    wrapper.gpu_path = None if creation or draws else (route.gpu, ndarray)
     return _describe(functools.update_wrapper(wrapper, npf, assigned=(), updated=()), modname, name, npf,
                      _where(cupy_path))

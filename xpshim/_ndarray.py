@@ -512,7 +512,13 @@ def fresh(r, sources=()):
         o._b = o._hv = o._p = None
         o._n = 0
         o._v = False
-        return o if r.ndim else _answer_value(o, r, sources)
+        if r.ndim:
+            return o
+        for s in sources:  # (_answer_value's steps, inline: np.sum(a) answers 0-d)
+            if type(s) is ndarray and s._d is r:
+                return o
+        o._v = True
+        return o
     if _placement.seeding:  # (auto mode made small arrays on the GPU: their use)
         line = _placement.seed_use(r.size, sources)
         if line is not None:  # small work on them: a seed too, or, once that is a loop's, NumPy's
@@ -1544,15 +1550,16 @@ class ndarray(metaclass=_NdarrayMeta):
         t = type(key)
         basic = t is int or t is slice or (t is tuple and _basic(key))
         r = a[key] if basic else a[_index(self, key)]  # (basic: CuPy raises as NumPy does)
-        size = r.size if basic else max(r.size, _placement.mask_extent(key))
         ndim = r.ndim
-        # a large part of an array at twice the crossover or more: GPU work, counted against the loop
-        if ndim and size >= _placement.limit and a.size >= _placement.part_limit:
-            self._n = _placement.large_part(self._n, size)
-            return wrap(r)
-        if ndim and size == a.size:  # all of it (C[None, :, :]): the array's own use, not a loop's
-            self._n = 0
-            return wrap(r)
+        if ndim:  # (an element, x[3], needs no size)
+            size = r.size if basic else max(r.size, _placement.mask_extent(key))
+            # a large part of an array at twice the crossover or more: GPU work, counted against the loop
+            if size >= _placement.limit and a.size >= _placement.part_limit:
+                self._n = _placement.large_part(self._n, size)
+                return wrap(r)
+            if size == a.size:  # all of it (C[None, :, :]): the array's own use, not a loop's
+                self._n = 0
+                return wrap(r)
         n = self._n + 1  # an element or a small part, as a loop over an array reads it
         if n < _placement.MIGRATE_AFTER:
             self._n = n
@@ -2009,9 +2016,10 @@ def _binary(op, hop):
         if a is None or self._st.host:
             a = _read(self)
         r = op(a, o)
+        sources = (self, other)
         if type(r) is _cupy_ndarray and r.ndim > 1:
-            r = keep_order(r, (self, other))
-        return fresh(r, (self, other))
+            r = keep_order(r, sources)
+        return fresh(r, sources)
     return f
 
 
