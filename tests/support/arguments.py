@@ -19,7 +19,7 @@ SKIP = ("random", "save", "load", "from", "empty")
 
 def plain(r, digits=6):
     """An answer as plain Python data: (dtype, shape, values) of each array in it, inexact values
-    rounded to ``digits`` (None: exact; float32 and complex64 to at most 4, float16 2: the last bits
+    rounded to ``digits`` (None: exact; float32 and complex64 to at most 4, float16 1: the last bits
     of another summation order, docs/differences.md), -0.0 read as 0.0 (an FFT's rounding)."""
     if isinstance(r, (tuple, list)):
         return (type(r).__name__, [plain(v, digits) for v in r])
@@ -28,7 +28,7 @@ def plain(r, digits=6):
     if isinstance(r, (numpy.ndarray, numpy.generic)):
         h = numpy.asarray(r)
         if digits is not None and h.dtype.kind in "fc":
-            low = {"e": 2, "f": 4, "F": 4}.get(h.dtype.char, digits)
+            low = {"e": 1, "f": 4, "F": 4}.get(h.dtype.char, digits)
             h = numpy.round(h, min(digits, low)) + 0.0
         return (h.dtype.str, h.shape, repr(h.tolist()))
     return (type(r).__name__, repr(r))
