@@ -18,6 +18,7 @@ _CASTINGS = frozenset({"no", "equiv", "safe", "same_kind", "unsafe"})
 _ORDERS = frozenset({"C", "F"})  # ("A" and "K": zeros refuses them; None: CuPy's ravel refuses it)
 _NOVALUE = numpy._NoValue
 _checked = {}  # (function, arrays' shapes and dtypes, the options) -> None (NumPy took them)
+_tuple_axes = {}  # (function, number of dimensions, a tuple of axes) -> None (NumPy took them)
 
 
 def positions(f, skip=0):
@@ -94,6 +95,8 @@ def check(f, at, args, kwargs, this=None):
                 nd = this.ndim if this is not None else _ndim(args)
                 if -nd <= v < nd:
                     continue
+            elif t is tuple and (f, this.ndim if this is not None else _ndim(args), v) in _tuple_axes:
+                continue  # (x.sum(axis=(0, 1)) again: NumPy took these axes of this many dimensions)
         elif name == "keepdims":
             if t is bool or v is _NOVALUE:
                 continue
@@ -136,6 +139,11 @@ def check(f, at, args, kwargs, this=None):
             return args, kwargs
     if key is not None and len(_checked) < 4096:
         _checked[key] = None
+    v = kwargs.get("axis", args[at["axis"]] if 0 <= at.get("axis", -1) < len(args) else None)
+    if type(v) is tuple and len(_tuple_axes) < 4096 and all(type(x) is int for x in v):
+        # (whether NumPy takes a tuple of axes depends on the function and the number of
+        # dimensions alone: the next call with them goes on in one step)
+        _tuple_axes[(f, this.ndim if this is not None else _ndim(args), v)] = None
     return _as_cupy_reads(at, args, kwargs)
 
 
