@@ -18,7 +18,7 @@ _CASTINGS = frozenset({"no", "equiv", "safe", "same_kind", "unsafe"})
 _ORDERS = frozenset({"C", "F"})  # ("A" and "K": zeros refuses them; None: CuPy's ravel refuses it)
 _NOVALUE = numpy._NoValue
 _checked = {}  # (function, arrays' shapes and dtypes, the options) -> None (NumPy took them)
-_tuple_axes = {}  # (function, number of dimensions, a tuple of axes) -> None (NumPy took them)
+_axes_taken = {}  # (function, number of dimensions, an axis or a tuple of them) -> None (NumPy took them)
 
 
 def positions(f, skip=0):
@@ -34,13 +34,13 @@ def positions(f, skip=0):
 
 def _ndim(args):
     """The number of dimensions an axis counts in: the first argument's (concatenate's and
-    stack's: their first array's)."""
+    stack's: their first array's); -1 where the first argument is no array."""
     first = args[0] if args else None
     t = type(first)
     if (t is list or t is tuple) and first:
         first = first[0]
-    nd = getattr(first, "ndim", 0)
-    return nd if type(nd) is int else 0
+    nd = getattr(first, "ndim", -1)
+    return nd if type(nd) is int else -1  # (-1: no array first, np.apply_along_axis(f, 1, x): checked)
 
 
 def _stand_in(a):
@@ -91,12 +91,12 @@ def check(f, at, args, kwargs, this=None):
         if name == "axis":
             if v is None:
                 continue
-            if t is int:
+            if t is int or t is tuple:
                 nd = this.ndim if this is not None else _ndim(args)
-                if -nd <= v < nd:
+                if (t is int and -nd <= v < nd) or (f, nd, v) in _axes_taken:
+                    # (an axis in range; or axes NumPy took before for this function and this many
+                    # dimensions: x.sum(axis=(0, 1)), np.expand_dims(x, 2) again)
                     continue
-            elif t is tuple and (f, this.ndim if this is not None else _ndim(args), v) in _tuple_axes:
-                continue  # (x.sum(axis=(0, 1)) again: NumPy took these axes of this many dimensions)
         elif name == "keepdims":
             if t is bool or v is _NOVALUE:
                 continue
@@ -140,10 +140,11 @@ def check(f, at, args, kwargs, this=None):
     if key is not None and len(_checked) < 4096:
         _checked[key] = None
     v = kwargs.get("axis", args[at["axis"]] if 0 <= at.get("axis", -1) < len(args) else None)
-    if type(v) is tuple and len(_tuple_axes) < 4096 and all(type(x) is int for x in v):
-        # (whether NumPy takes a tuple of axes depends on the function and the number of
-        # dimensions alone: the next call with them goes on in one step)
-        _tuple_axes[(f, this.ndim if this is not None else _ndim(args), v)] = None
+    nd = this.ndim if this is not None else _ndim(args)
+    if (type(v) is int or (type(v) is tuple and all(type(x) is int for x in v))) and nd >= 0 and len(_axes_taken) < 4096:
+        # (whether NumPy takes an axis, or a tuple of them, depends on the function and the number
+        # of dimensions alone: the next call with them goes on in one step)
+        _axes_taken[(f, nd, v)] = None
     return _as_cupy_reads(at, args, kwargs)
 
 
