@@ -128,6 +128,12 @@ def _own(r, pinned=False):
                     _storage.detach(o._st)
                 o._st.pinned = True
             return o
+    return _new_owner(r, pinned)
+
+
+def _new_owner(r, pinned=False):
+    """A new xpshim array owning the device root array ``r`` that no array owns yet: the first
+    view of a new storage."""
     o = _new(ndarray)
     o._d = r
     o._st = _storage.new(r, pinned, o)
@@ -505,20 +511,8 @@ def fresh(r, sources=()):
         if s is r:  # (a raw CuPy argument handed back)
             return _own(r, pinned=True)
     if not placing:
-        # (_own's work, inline: no array owns r, as looked up above; a frame and a lookup less)
-        o = _new(ndarray)
-        o._d = r
-        o._st = _storage.new(r, False, o)
-        o._b = o._hv = o._p = None
-        o._n = 0
-        o._v = False
-        if r.ndim:
-            return o
-        for s in sources:  # (_answer_value's steps, inline: np.sum(a) answers 0-d)
-            if type(s) is ndarray and s._d is r:
-                return o
-        o._v = True
-        return o
+        o = _new_owner(r)  # (not _own: no array owns r, as looked up above)
+        return o if r.ndim else _answer_value(o, r, sources)
     if _placement.seeding:  # (auto mode made small arrays on the GPU: their use)
         line = _placement.seed_use(r.size, sources)
         if line is not None:  # small work on them: a seed too, or, once that is a loop's, NumPy's

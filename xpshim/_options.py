@@ -10,6 +10,7 @@ checks its options before any work: NumPy's error is the call's, else the call g
 """
 
 import inspect
+import warnings
 
 import numpy
 
@@ -58,6 +59,7 @@ def _arrays(v):
 
 
 def _key_of(v):
+    """``v`` as part of a cache key: an array by its shape and dtype, a number or name as itself."""
     if _arrays(v):
         return ("a", v.shape, v.dtype.str)
     if type(v) in (list, tuple):
@@ -93,7 +95,11 @@ def check(f, at, args, kwargs, this=None):
                 continue
             if t is int or t is tuple:
                 nd = this.ndim if this is not None else _ndim(args)
-                if (t is int and -nd <= v < nd) or (f, nd, v) in _axes_taken:
+                try:
+                    taken = (t is int and -nd <= v < nd) or (f, nd, v) in _axes_taken
+                except TypeError:  # (a tuple holding a list: unhashable, NumPy's error below)
+                    taken = False
+                if taken:
                     # (an axis in range; or axes NumPy took before for this function and this many
                     # dimensions: x.sum(axis=(0, 1)), np.expand_dims(x, 2) again)
                     continue
@@ -121,8 +127,6 @@ def check(f, at, args, kwargs, this=None):
         if type(v) in (list, tuple):
             return type(v)(map(shadow, v))
         return v
-    import warnings
-
     a = [shadow(v) for v in args] if this is None else [_stand_in(this), *map(shadow, args)]
     kw = {k: shadow(v) for k, v in kwargs.items() if k != "out"}  # (out=: checked where it is written)
     with warnings.catch_warnings():

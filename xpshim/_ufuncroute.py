@@ -64,10 +64,10 @@ class UfuncRoute:
                     return r
             if not _backend.live:
                 return self.np(*args, **kwargs)
-            if len(args) > 1 and len(args) > self.np.nin:  # out given by position: NumPy's out=
+            nin = self.nin
+            if len(args) > 1 and len(args) > nin:  # out given by position: NumPy's out=
                 if len(args) > self.np.nargs:  # (NumPy's TypeError, raised before it reads an argument)
                     return self.np(*args, **kwargs)
-                nin = self.np.nin
                 kwargs = {**kwargs, "out": args[nin:] if len(args) - nin > 1 else args[nin]}
                 args = args[:nin]
             if (read_only_arrays or in_bounds_arrays or element_readers) and kwargs.get("out") is not None:  # (a read-only out=)
