@@ -22,7 +22,7 @@ import weakref
 
 import numpy
 
-from . import _backend, _device, _exact, _placement, _storage, _transfer
+from . import _backend, _device, _exact, _gemv, _placement, _storage, _transfer
 from ._registry import WRITES_INTO
 
 _new = object.__new__
@@ -1943,12 +1943,17 @@ class _Flatten:
 
 def _matmul(a, b):
     """``a @ b``; of a vector and a matrix of one floating dtype (``L[i, :i + 1] @ B[:i + 1, :]``),
-    through CuPy's ``dot``, the product NumPy's ``dot`` and ``matmul`` agree on: CuPy's ``matmul``
-    of a leading vector takes its batched GEMM path (a loop of 800 such rows of an 800 x 800
-    product on an H100: 33.2 ms, against 24.4 by ``dot`` and 41.3 on NumPy; benchmarks/HISTORY.md)."""
-    if type(a) is _cupy_ndarray and type(b) is _cupy_ndarray and a.ndim == 1 and b.ndim == 2 and \
-            a.dtype == b.dtype and a.dtype.kind in "fc":
-        return _backend.xp.dot(a, b)
+    by cuBLAS's ``gemv`` (``_gemv``), else through CuPy's ``dot``, the product NumPy's ``dot``
+    and ``matmul`` agree on: CuPy's ``matmul`` of a leading vector takes its batched GEMM path (a
+    loop of 800 such rows of an 800 x 800 product on an H100: 33.2 ms, against 24.4 by ``dot`` and
+    41.3 on NumPy; benchmarks/HISTORY.md)."""
+    if type(a) is _cupy_ndarray and type(b) is _cupy_ndarray and a.dtype == b.dtype and a.dtype.kind in "fc":
+        if _gemv.on and (a.ndim == 1) != (b.ndim == 1):
+            r = _gemv.product(a, b)
+            if r is not None:
+                return r
+        if a.ndim == 1 and b.ndim == 2:
+            return _backend.xp.dot(a, b)
     return a @ b
 
 

@@ -19,8 +19,8 @@ single operation. In auto mode, therefore:
   elements) are made on the host as NumPy arrays, so a function that loops by hand runs as
   NumPy from its first iteration when it is called again; a GPU result made at such a line
   makes the lines of its GPU operands remembered too (the inputs of the loop's data).
-  An array made so that then goes to the GPU as part of GPU work makes its line forgotten for
-  good (``xpshim.stats()["placement"]["at_loop_lines"]`` counts the arrays, by line);
+  A line whose arrays go on to GPU work more than they serve loops (by bytes: ``_balance``) is
+  forgotten for good (``xpshim.stats()["placement"]["at_loop_lines"]`` counts the arrays, by line);
 * a function of the user's code that gives GPU work (or an xpshim call) a large NumPy array,
   which NumPy's own operators made from small host arrays, is remembered: the small arrays that
   creation calls make in it later are made on the GPU ("seeds"), so that the broadcast making the
@@ -446,6 +446,12 @@ LINE_CAP = 1 << 22
 MAX_LINES = 4096
 lines = {}  # (code, line) -> True: made on the host; False: forgotten (its arrays went to the GPU)
 _born = {}  # id(NumPy array) -> (weak reference, line): arrays made on the host at a line
+# line -> bytes: what making its arrays on the host is worth, less twice what they sent to the GPU
+# since (each GPU use of one is an upload). A line is forgotten when its balance goes below zero:
+# one array made and sent once, as before, but not a line that makes a loop's arrays and one that
+# goes to the GPU at the end (a CNN's layers made at one line, the last one read by a dense layer
+# on the GPU: forgetting it sent the next call's loop arrays to the GPU and back, run after run).
+_balance = {}
 
 
 def birth_line():
@@ -475,6 +481,8 @@ def made_on_host(h, line):
         for k in [k for k, (ref, _) in _born.items() if ref() is None]:
             del _born[k]
     _born[id(root)] = (weakref.ref(root), line)
+    # (capped at four such arrays: a line that goes on to send its arrays is forgotten within a few calls)
+    _balance[line] = min(_balance.get(line, 0) + h.nbytes, 4 * h.nbytes)
     _transfer.count_at_line(h.nbytes, f"{line[0].co_filename}:{line[1]}")
     return h
 
@@ -506,8 +514,8 @@ def moved_at_line(a, line, sources=()):
 
 def used_on_device(h, reason=""):
     """A NumPy array goes to the GPU for GPU work: if it is large (the crossover) and it (or the
-    array it views) was made at a remembered line, that line's arrays are made on the GPU again,
-    from now on; if it is a large
+    array it views) was made at a remembered line, the upload counts against that line
+    (``_balance``: below zero, its arrays are made on the GPU again, from now on); if it is a large
     operand or argument of GPU work, its user's function is one that broadcasts host data
     (``host_data_used``). Uses on the forced GPU (``xpshim.device("gpu")``) teach nothing: every
     array goes there, whatever auto mode would do, so host data used in both keeps what auto
@@ -522,9 +530,13 @@ def used_on_device(h, reason=""):
     if reason in _WORK:
         host_data_used(h)
     h = _root(h)
-    e = _born.pop(id(h), None)
+    e = _born.get(id(h))
     if e is not None and e[0]() is h:
-        lines[e[1]] = False
+        line = e[1]
+        b = _balance[line] = _balance.get(line, 0) - 2 * h.nbytes
+        if b < 0:
+            lines[line] = False
+            del _born[id(h)]
 
 
 def forget_lines():
@@ -535,6 +547,7 @@ def forget_lines():
     settled.clear()
     lines.clear()
     _born.clear()
+    _balance.clear()
     wide.clear()
     _hotwork.seen.clear()
     seeds.clear()
