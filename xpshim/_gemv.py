@@ -17,30 +17,34 @@ import numpy
 from . import _backend
 
 _F8, _F4 = numpy.dtype(numpy.float64), numpy.dtype(numpy.float32)
-_ONE = {_F8: numpy.ones((), _F8), _F4: numpy.ones((), _F4)}
-_ZERO = {_F8: numpy.zeros((), _F8), _F4: numpy.zeros((), _F4)}
-_lib = None  # (gemv by dtype, the cuBLAS handle's getter), read once CuPy is live
+_SCALARS = (numpy.ones((), _F8), numpy.zeros((), _F8), numpy.ones((), _F4), numpy.zeros((), _F4))
+# (alpha and beta by address, read once: NumPy's ``.ctypes`` costs microseconds a call)
+_ONE = {_F8: _SCALARS[0].ctypes.data, _F4: _SCALARS[2].ctypes.data}
+_ZERO = {_F8: _SCALARS[1].ctypes.data, _F4: _SCALARS[3].ctypes.data}
 _INT_MAX = 2**31 - 1  # (cuBLAS's sizes and strides are C ints)
-on = False  # True while the GPU module is CuPy itself (the simulated GPU has no cuBLAS)
+_lib = None  # (CuPy's array type, gemv by dtype, the cuBLAS handle's getter), once CuPy is loaded
 
 
 def _load():
     global _lib
+    import cupy
     from cupy.cuda import device
     from cupy_backends.cuda.libs import cublas
-    _lib = ({_F8: cublas.dgemv, _F4: cublas.sgemv}, device.get_cublas_handle)
+    _lib = (cupy.ndarray, {_F8: cublas.dgemv, _F4: cublas.sgemv}, device.get_cublas_handle)
     return _lib
-
-
-@_backend.on_change
-def refresh():
-    global on
-    on = _backend.live and not _backend.pending and getattr(_backend.xp, "__name__", "") == "cupy"
 
 
 def product(a, b):
     """``a @ b`` of a raw CuPy vector and matrix (either order) by ``gemv``, or None when this
-    path does not take them (other dtypes or layouts, an empty product, a length mismatch)."""
+    path does not take them (other dtypes or layouts, an empty product, a length mismatch, the
+    simulated GPU's arrays)."""
+    if _lib is None:
+        if getattr(_backend.xp, "__name__", "") != "cupy":
+            return None
+        _load()
+    real, gemv, handle = _lib
+    if type(a) is not real or type(b) is not real:
+        return None
     dt = a.dtype
     if dt is not b.dtype and dt != b.dtype:
         return None
@@ -70,8 +74,7 @@ def product(a, b):
         return None
     if max(n_rows, n_cols, lda, sv // it) > _INT_MAX:
         return None
-    gemv, handle = _lib or _load()
-    out = _backend.xp.empty(cols if vec_first else rows, dt)
-    gemv[dt](handle(), op, n_rows, n_cols, _ONE[dt].ctypes.data, m.data.ptr, lda,
-             v.data.ptr, sv // it, _ZERO[dt].ctypes.data, out.data.ptr, 1)
+    out = real((cols if vec_first else rows,), dt)  # (cupy.empty's own steps, a Python frame less)
+    gemv[dt](handle(), op, n_rows, n_cols, _ONE[dt], m.data.ptr, lda,
+             v.data.ptr, sv // it, _ZERO[dt], out.data.ptr, 1)
     return out

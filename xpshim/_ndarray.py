@@ -1948,7 +1948,7 @@ def _matmul(a, b):
     loop of 800 such rows of an 800 x 800 product on an H100: 33.2 ms, against 24.4 by ``dot`` and
     41.3 on NumPy; benchmarks/HISTORY.md)."""
     if type(a) is _cupy_ndarray and type(b) is _cupy_ndarray and a.dtype == b.dtype and a.dtype.kind in "fc":
-        if _gemv.on and (a.ndim == 1) != (b.ndim == 1):
+        if (a.ndim == 1) != (b.ndim == 1):
             r = _gemv.product(a, b)
             if r is not None:
                 return r
