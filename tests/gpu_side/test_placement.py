@@ -761,6 +761,40 @@ def test_a_remembered_line_is_forgotten_when_its_array_goes_to_the_gpu(auto):
             assert list(_placement.lines.values()) == [False]  # (not learnt again)
 
 
+def _layers(np, x, sizes):
+    """Layers made at one line, each filled row by row from the last: a loop's arrays, all of them."""
+    for m in sizes:
+        y = np.empty((m, x.shape[1]))
+        for i in range(m):
+            y[i] = x[i % x.shape[0]] * 0.5 + i
+        x = y
+    return x
+
+
+@pytest.mark.parametrize("sends", [1, 3])
+def test_a_line_whose_arrays_mostly_serve_loops_stays_remembered(auto, sends):
+    """A line making a loop's arrays, whose last array then goes to GPU work (a CNN's layers, the
+    last one read by a dense layer): remembered, run after run, while the bytes it sends stay
+    under half of what it makes; sent three times a run, it is forgotten (docs/placement.md)."""
+    x0 = numpy.random.default_rng(8).random((200, 200))
+    w = np.to_device(numpy.random.default_rng(9).random((200, 200)), "gpu")
+    want = _layers(numpy, x0, (200, 200, 200))
+    kinds = []
+    for _ in range(4):
+        h = _layers(np, np.asarray(x0), (200, 200, 200))
+        kinds.append(type(h))
+        numpy.testing.assert_allclose(np.asnumpy(h), want, rtol=1e-12)
+        for _ in range(sends):
+            s = w @ h  # GPU work with the last layer
+            assert np.get_device(s) == "gpu"
+    remembered = [v for (code, *_), v in _placement.lines.items() if code is _layers.__code__]
+    # (the first layer's loop teaches the line within the first run: its next layers are NumPy's)
+    if sends == 1:
+        assert kinds == [numpy.ndarray] * 4 and remembered == [True]
+    else:
+        assert kinds == [numpy.ndarray] + [np.ndarray] * 3 and remembered == [False]
+
+
 def test_a_line_is_remembered_with_the_line_that_called_it(auto):
     """A helper that makes arrays for a loop in one place and for other work in another is two
     lines: what the loop taught is used where the loop's caller calls it, not elsewhere."""
