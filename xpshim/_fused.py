@@ -11,7 +11,7 @@ any two summation orders do (the differential tests compare with tolerance).
 
 import numpy
 
-from . import _backend
+from . import _backend, _gemv
 from ._ndarray import fresh, ndarray, wrap
 
 MAX_K = 8  # longer weight vectors go to cuBLAS, which is then the better choice
@@ -93,6 +93,11 @@ def make_dot(routed):
                 r = dot_last(a, b)
                 if r is not None:
                     return r
+                if type(a) is ndarray and type(b) is ndarray and a.ndim + b.ndim == 3 and \
+                        not a._st.host and not b._st.host:  # (a row times a block: one gemv, _gemv)
+                    r = _gemv.product(a._a, b._a)
+                    if r is not None:
+                        return fresh(r, (a, b))
         return routed(a, b) if out is None else routed(a, b, out=out)
 
     dot.__name__ = dot.__qualname__ = "dot"

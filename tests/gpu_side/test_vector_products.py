@@ -34,9 +34,10 @@ LAYOUTS = {
 }
 
 
+@pytest.mark.parametrize("how", ["@", "dot"])
 @pytest.mark.parametrize("dtype", ["float64", "float32", "complex128", "int64"])
 @pytest.mark.parametrize("layout", sorted(LAYOUTS))
-def test_a_vector_and_a_matrix_multiply_as_numpys(gpu, layout, dtype, monkeypatch):
+def test_a_vector_and_a_matrix_multiply_as_numpys(gpu, layout, dtype, how, monkeypatch):
     v, m, first = LAYOUTS[layout]
     hv, hm = v().astype(dtype), m().astype(dtype)
     if layout == "row @ broadcast rows":
@@ -50,8 +51,9 @@ def test_a_vector_and_a_matrix_multiply_as_numpys(gpu, layout, dtype, monkeypatc
         return r
     monkeypatch.setattr(_gemv, "product", spy)
     xv, xm = xpshim.asarray(hv), xpshim.asarray(hm)
-    want = hv @ hm if first else hm @ hv
-    got = xv @ xm if first else xm @ xv
+    f = (lambda a, b: a @ b) if how == "@" else None
+    want = (hv @ hm if first else hm @ hv) if f else (numpy.dot(hv, hm) if first else numpy.dot(hm, hv))
+    got = (xv @ xm if first else xm @ xv) if f else (xpshim.dot(xv, xm) if first else xpshim.dot(xm, xv))
     assert (got.shape, got.dtype) == (want.shape, want.dtype)
     h = xpshim.asnumpy(got)
     if want.dtype.kind in "fc":
@@ -62,10 +64,11 @@ def test_a_vector_and_a_matrix_multiply_as_numpys(gpu, layout, dtype, monkeypatc
     if gpu == "cuda" and dtype in ("float64", "float32"):
         # every layout above but the broadcast rows and the strided columns has one unit-stride axis
         assert taken == [layout not in ("row @ broadcast rows", "row @ strided columns")]
-    elif dtype == "int64":
-        assert taken == []  # (integers: CuPy's own product, as before)
+    elif dtype == "int64" and how == "@":
+        assert taken == []  # (the operator on integers: CuPy's own product, as before)
     else:
-        assert taken == [False]  # (complex, or the simulated GPU, which has no cuBLAS: CuPy's product)
+        # (other dtypes, or the simulated GPU, which has no cuBLAS: asked, declined, CuPy's product)
+        assert taken == [False]
 
 def test_a_row_loop_of_products_is_numpys(gpu):
     """``B[i, :] = L[i, :i + 1] @ B[:i + 1, :]`` from the bottom row up: each step reads rows the
