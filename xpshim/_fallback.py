@@ -175,9 +175,10 @@ def run_method(self, name, args, kwargs, reason):
         # F-ordered array is a transposed view, and resize takes an array that owns its data)
         h = numpy.asfortranarray(h) if h.flags.owndata else h.copy(order="F")
     if name == "resize" and not (h.flags.writeable and h.flags.owndata):
-        # (NumPy zero-fills the grown part of a writeable array that owns its memory only: the host
-        # copy of a read-only array, or one over staging memory on a GPU, is copied to one, so its
-        # grown part reads zeros, as NumPy's own fresh memory does; the array stays read-only)
+        # (NumPy zero-fills the grown part of a writeable array that owns its memory; a read-only
+        # one's is left as the allocator gives it, zeros on one host, old bytes on another: the
+        # host copy is grown as an owned, writeable copy, so the grown part reads zeros, as
+        # NumPy's documentation of resize says; the array stays read-only)
         h = h.copy(order="F" if h.flags.f_contiguous and not h.flags.c_contiguous else "C")
     hargs = [to_host(a, "fallback argument") for a in args]
     hkw = {k: to_host(v, "fallback argument") for k, v in kwargs.items()}
