@@ -179,7 +179,7 @@ def run_method(self, name, args, kwargs, reason):
         # one's is left as the allocator gives it, zeros on one host, old bytes on another: the
         # host copy is grown as an owned, writeable copy, so the grown part reads zeros, as
         # NumPy's documentation of resize says; the array stays read-only)
-        h = h.copy(order="F" if h.flags.f_contiguous and not h.flags.c_contiguous else "C")
+        h = h.copy(order="A")  # (F-ordered data stays F-ordered, as resize reads it)
     hargs = [to_host(a, "fallback argument") for a in args]
     hkw = {k: to_host(v, "fallback argument") for k, v in kwargs.items()}
     r = getattr(h, name)(*hargs, **hkw)
