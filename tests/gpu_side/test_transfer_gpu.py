@@ -218,11 +218,12 @@ def test_an_array_sent_again_goes_from_its_own_memory(real_gpu, monkeypatch, nby
     assert not staged
     assert rt.pointerGetAttributes(ptr).type == 1  # cudaMemoryTypeHost: registered
     assert xpshim.stats()["transfers"]["host_to_device"]["count"] == 7
-    held = _register._total[0]
-    assert held >= h.nbytes
+    gc.collect()  # (earlier tests' garbage freed first: its registrations end now, not below)
+    held, key = _register._total[0], id(h)
+    assert key in _register._held and held >= h.nbytes
     del h
     gc.collect()
-    assert _register._total[0] == held - nbytes // 8 * 8
+    assert key not in _register._held and _register._total[0] <= held - nbytes // 8 * 8
 
 
 def test_registering_does_not_outlive_the_cap(real_gpu, monkeypatch):

@@ -1,5 +1,6 @@
-"""A vector and a matrix multiplied by ``@`` answer NumPy's product, whatever the layout: on a
-GPU, the ones cuBLAS's ``gemv`` can read go there (``xpshim/_gemv.py``), the rest to CuPy.
+"""A vector and a matrix multiplied by ``@`` answer NumPy's product, whatever the layout and size:
+on a GPU, those with a unit-stride matrix axis go to ``xpshim/_gemv.py`` (its own kernel when
+small, cuBLAS's ``gemv`` when large), the rest to CuPy.
 
 Generated over the layouts a row loop makes (a row times a block of rows, a block times a
 column, transposes, strided vectors, a column of a C-ordered matrix, a broadcast row) and the
@@ -92,3 +93,33 @@ def test_a_row_loop_of_products_is_numpys(gpu):
     for i in range(39, -1, -1):
         xB[i, :] = xL[i, :i + 1] @ xB[:i + 1, :]
     numpy.testing.assert_allclose(xpshim.asnumpy(xB), want, rtol=1e-10)
+
+
+# (summed length, outputs): across the kernel's 32-wide blocks and slices, and past SMALL_K
+SHAPES = [(1, 1), (1, 45), (33, 1), (31, 33), (65, 100), (700, 3), (3, 700), (2049, 5), (5, 2049)]
+
+
+@pytest.mark.parametrize("engine", ["kernel", "cublas"])
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("first", [True, False], ids=["vector first", "matrix first"])
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+def test_products_of_every_size_are_numpys(gpu, shape, first, order, dtype, engine, monkeypatch):
+    """Small products go to ``_gemv``'s own kernel, larger ones (and all, with ``SMALL_K`` 0) to
+    cuBLAS: either way NumPy's answer, within what two summation orders differ by (a bound from
+    the sum of the terms' magnitudes)."""
+    if engine == "cublas":
+        monkeypatch.setattr(_gemv, "SMALL_K", 0)
+    k, n = shape
+    rng = numpy.random.default_rng(k * 1000 + n)
+    hm = rng.uniform(-1, 1, (k, n) if first else (n, k)).astype(dtype)
+    hm = numpy.asfortranarray(hm) if order == "F" else hm
+    hv = rng.uniform(-1, 1, 2 * k).astype(dtype)[::2]  # (a strided vector)
+    xm, xv = xpshim.asarray(hm), xpshim.asarray(hv.base)[::2]
+    assert xm.strides == hm.strides and xv.strides == hv.strides
+    got = xpshim.asnumpy(xv @ xm if first else xm @ xv)
+    want = (hv.astype("f8") @ hm.astype("f8")) if first else (hm.astype("f8") @ hv.astype("f8"))
+    mag = (abs(hv).astype("f8") @ abs(hm).astype("f8")) if first else (abs(hm).astype("f8") @ abs(hv).astype("f8"))
+    eps = numpy.finfo(dtype).eps
+    assert got.dtype == numpy.dtype(dtype) and got.shape == (n,)
+    assert numpy.all(abs(got - want) <= 4 * k * eps * mag + eps), (abs(got - want) / (k * eps * mag + eps)).max()
