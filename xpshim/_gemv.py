@@ -59,12 +59,12 @@ __device__ void mv(const T* v, long long sv, const T* m, long long ld, T* out, l
     for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
     if (threadIdx.x == 0) out[i] = s;
 }
-#define XPSHIM_GEMV(name, kind, T) extern "C" __global__ void name(const T* v, long long sv, const T* m, \
+#define GEMV_KERNEL(name, kind, T) extern "C" __global__ void name(const T* v, long long sv, const T* m, \
     long long ld, T* out, long long k, long long n) { kind<T>(v, sv, m, ld, out, k, n); }
-XPSHIM_GEMV(xpshim_vm_d, vm, double)
-XPSHIM_GEMV(xpshim_vm_f, vm, float)
-XPSHIM_GEMV(xpshim_mv_d, mv, double)
-XPSHIM_GEMV(xpshim_mv_f, mv, float)
+GEMV_KERNEL(xpshim_vm_d, vm, double)
+GEMV_KERNEL(xpshim_vm_f, vm, float)
+GEMV_KERNEL(xpshim_mv_d, mv, double)
+GEMV_KERNEL(xpshim_mv_f, mv, float)
 """
 
 

@@ -524,6 +524,59 @@ def test_unique_of_1d_along_its_axis_merges_nans(gpu, axis):
             numpy.testing.assert_array_equal(xpshim.asnumpy(g), w)
 
 
+def _rows_with_repeats(dtype, shape, seed):
+    """An array whose rows along every axis repeat, with NaN, -0.0 and 0.0 among floats."""
+    rng = numpy.random.default_rng(seed)
+    if dtype == "bool":
+        return rng.integers(0, 2, shape).astype(bool)
+    a = rng.integers(0, 3, shape).astype(dtype)
+    if numpy.dtype(dtype).kind == "f":
+        flat = a.reshape(-1)
+        flat[::7] = numpy.nan
+        flat[1::5] = -0.0
+    return a
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int32", "uint8", "int64", "bool"])
+@pytest.mark.parametrize("shape, axis", [((12, 3), 0), ((12, 3), 1), ((3, 12), -1), ((6, 2, 4), 0), ((6, 2, 4), 1),
+                                         ((6, 2, 4), 2), ((40, 1), 0), ((1, 5), 0)])
+@pytest.mark.parametrize("returns", ["values", "index", "inverse", "counts", "all"])
+def test_unique_along_an_axis_is_numpys(gpu, dtype, shape, axis, returns):
+    """Rows (along any axis) compared as NumPy compares records: sorted lexicographically, NaN
+    last, -0.0 equal to 0.0, a row holding NaN unequal to every other; the first of equal rows
+    kept (its index), the inverse and the counts as NumPy's."""
+    a = _rows_with_repeats(dtype, shape, seed=len(shape) * 10 + axis)
+    kw = {"return_index": returns in ("index", "all"), "return_inverse": returns in ("inverse", "all"),
+          "return_counts": returns in ("counts", "all")}
+    want = numpy.unique(a, axis=axis, **kw)
+    got = xpshim.unique(xpshim.asarray(a), axis=axis, **kw)
+    want, got = (want, got) if isinstance(want, tuple) else ((want,), (got,))
+    assert len(got) == len(want)
+    got = [xpshim.asnumpy(g) for g in got]
+    inverse_at = 1 + kw["return_index"] if kw["return_inverse"] else None
+    for i, (h, w) in enumerate(zip(got, want)):
+        assert (h.dtype, h.shape) == (w.dtype, w.shape)
+        if i == inverse_at and not kw["return_index"] and a.dtype.kind == "f":
+            # rows alike that hold NaN are each their own value, in an order NumPy leaves to its
+            # quicksort (docs/differences.md): the inverse rebuilds the array, and is NumPy's
+            # for every row without NaN
+            rows = numpy.moveaxis(a, axis, 0)
+            has_nan = numpy.isnan(rows.reshape(rows.shape[0], -1)).any(axis=1)
+            numpy.testing.assert_array_equal(numpy.take(got[0], h, axis=axis), a)
+            assert h[~has_nan].tolist() == w[~has_nan].tolist()
+        else:
+            numpy.testing.assert_array_equal(h, w)  # (NaN where NaN is)
+
+
+def test_unique_pixels_of_an_image(gpu):
+    """The colours of an image, ``np.unique(I.reshape(-1, 3), axis=0, return_counts=True)``."""
+    img = numpy.random.default_rng(4).integers(0, 6, (64, 48, 3), dtype=numpy.uint8)
+    want = numpy.unique(img.reshape(-1, 3), axis=0, return_counts=True)
+    got = xpshim.unique(xpshim.asarray(img).reshape(-1, 3), axis=0, return_counts=True)
+    for g, w in zip(got, want):
+        numpy.testing.assert_array_equal(xpshim.asnumpy(g), w)
+
+
 def test_norms_of_empty_arrays_are_numpys(gpu):
     for shape in [(0, 2), (2, 0), (0, 0)]:
         for dtype in (numpy.float64, numpy.float32, numpy.int32):

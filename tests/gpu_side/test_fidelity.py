@@ -248,7 +248,6 @@ _P = doctest.DocTestParser()
 # Examples in NumPy's docstrings that raise under xpshim on the GPU side, with why
 _EXAMPLE_EXEMPT = {
     "copy": "sets a GPU array's WRITEABLE flag to False (docs/differences.md)",
-    "unique": "unique(axis=0) views rows as a structured dtype, which has no GPU form",
     "unique_all": "CuPy's unique_all answers a plain tuple: no .values (docs/differences.md)",
     "unique_counts": "CuPy's unique_counts answers a plain tuple: no .values (docs/differences.md)",
     "unique_inverse": "CuPy's unique_inverse answers a plain tuple: no .values (docs/differences.md)",
