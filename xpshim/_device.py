@@ -53,7 +53,8 @@ def _calibrated():
 # starts from the process default). (device, sized): device "cpu" | "gpu" | "dask" | None (the
 # process default); sized True for size-aware placement (device("auto") on a GPU), None for the
 # process default's.
-_policy = contextvars.ContextVar("xpshim_device", default=(None, None))
+NO_POLICY = (None, None)  # (no device block in this context: the ContextVar's default, this very object)
+_policy = contextvars.ContextVar("xpshim_device", default=NO_POLICY)
 _default = None  # resolved process default, "cpu", "gpu" or "dask"
 _sized = False  # the process default is auto on a usable GPU: size-aware placement
 default_placing = None  # _sized once the process default is resolved, else None (placing's answer, read inline)

@@ -57,7 +57,7 @@ class ufunc(functools.partial):
 
     def _point(self, live):
         """Make a call of this ufunc call NumPy's (no GPU array can exist) or the routed call."""
-        functools.partial.__setstate__(self, (self._routing().call if live else self._np, (), None, self.__dict__))
+        functools.partial.__setstate__(self, (self._routing().fast if live else self._np, (), None, self.__dict__))
 
     def _method(self, method, args, kwargs):
         npm = getattr(self._np, method)
