@@ -129,8 +129,17 @@ def function(modname, name, npf, cupy_path, creation=False):
         # handling (_hostfast)
         plain_npf = _hostfast.fast(route.name, getattr(npf, "_implementation", npf))
 
+        no_policy, policy_get = _device.NO_POLICY, _device.policy_now
+
         def wrapper(*args, **kwargs):
             try:
+                # (auto mode's np.zeros(16): a count under the crossover, no keyword, no device
+                # block, is NumPy's array, as the steps below decide after a dozen checks: 0.5 us
+                # over NumPy's 0.1-0.2 on small arrays, which loops pay per call)
+                if shape_first and not kwargs and len(args) == 1:
+                    n = args[0]
+                    if type(n) is int and n < _placement.limit and _device.default_placing and policy_get() is no_policy:
+                        return npf(n)
                 # (a GPU array first, its data on the device, no keyword: none of the steps below
                 # but the last applies, np.sum(a, 0); auto mode's draws take NumPy's generator)
                 if args and not kwargs and type(args[0]) is gpu_array and not draws and not args[0]._st.host and _backend.live:
@@ -257,22 +266,6 @@ def function(modname, name, npf, cupy_path, creation=False):
                 return route.gpu(args, kwargs)
             except Exception as e:
                 raise _errors.trimmed(e)  # (NumPy's error at the user's line: xpshim/_errors.py)
-
-    if not creation and shape_first:
-        general, no_policy, policy_get, placement, device = wrapper, _device.NO_POLICY, _device.policy_now, _placement, _device
-
-        def wrapper(*args, **kwargs):
-            # auto mode's np.zeros(16) (a count under the crossover, no keyword, no device block):
-            # NumPy's array, as the general steps decide after a dozen checks (0.5 us over NumPy's
-            # 0.1-0.2 on small arrays, which loops pay per call)
-            if not kwargs and len(args) == 1:
-                n = args[0]
-                if type(n) is int and n < placement.limit and device.default_placing and policy_get() is no_policy:
-                    try:
-                        return npf(n)
-                    except Exception as e:
-                        raise _errors.trimmed(e)
-            return general(*args, **kwargs)
 
     # (the host path's steps, for the CPU path's object of this name, made before the GPU was
     # live, to take them itself: xpshim/_cpupath.py; none where a result may outgrow the inputs)
