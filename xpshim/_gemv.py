@@ -8,11 +8,11 @@ whose set-up and kernel for a product with one column cost more than the step's 
 Such a loop is bound by the host's time per call, not the device's: on an H100's host a
 product of a row of 800 and an 800 x 800 block took 19.5-20.2 us through cuBLAS's ``gemv``
 and 16.3-17.1 through one launch of a kernel of our own (benchmarks/HISTORY.md). So a small
-product (a summed length of ``SMALL_K`` or less, ``SMALL`` elements or fewer) is one launch of a kernel of our own, summing in a fixed order (each
-thread a strided slice of the summed axis, then the slices in order); a larger one, whose
-device time is what counts, is cuBLAS's ``gemv``, the routine for exactly this product. The
-answer is NumPy's in dtype and shape; its values agree as two summation orders do (as every
-GPU product does).
+product (a summed length of ``SMALL_K`` or less, ``SMALL`` elements or fewer) is that launch,
+summing in a fixed order (each thread a strided slice of the summed axis, then the slices in
+order); a larger one, whose device time is what counts, is cuBLAS's ``gemv``, the routine for
+exactly this product. The answer is NumPy's in dtype and shape; its values agree as two
+summation orders do (as every GPU product does).
 
 Only real CuPy on float32 and float64 data whose matrix has one unit-stride axis takes this
 path; anything else answers None and goes on to CuPy's own function.
