@@ -26,7 +26,7 @@ GIL_SLACK_S = 0.002  # (a read whose wake-up took longer than this found the GIL
 HOLD_S = 0.001  # (a repeated reading: the GIL held this long to see whether the main thread computes meanwhile)
 MAX_SEEN = 4096
 
-seen = {}  # code object -> True: a function (or the caller of one) found running large host work
+seen = {}  # _callsite.Code -> True: a function (or the caller of one) found running large host work
 report = None  # placement's hook, called with each newly seen code object (set by _placement)
 _thread = None
 _PKG = _callsite.PKG_DIR
@@ -37,15 +37,15 @@ def sample(frame):
     xpshim frame above it): (its key: the user frame, its instruction and the identities of its
     locals; the frame), else None."""
     f = frame
-    inside = _callsite.inside
+    codes = _callsite.codes
     while f is not None:
         code = f.f_code
         if code.co_filename.startswith(_PKG):
             return None  # (xpshim's own work: it sees its arrays)
-        hit = inside.get(code)
-        if hit is None:
-            hit = _callsite.is_inside(code)
-        if not hit:
+        k = codes.get(id(code))
+        if k is None:
+            k = _callsite.key(code)
+        if not k.inside:
             # (its locals too: a loop whose one GIL-releasing operation is where the GIL is always
             # taken from it shows the same instruction at every read, but its counters move)
             return (id(f), code, f.f_lasti, tuple(map(id, f.f_locals.values())), f)
@@ -55,12 +55,13 @@ def sample(frame):
 
 def note(f):
     """The user frame ``f`` was found running one instruction for long: its function and its
-    caller's are reported."""
+    caller's are reported (as their ``_callsite.Code``)."""
     for code in (f.f_code, f.f_back.f_code if f.f_back is not None else None):
-        if code is not None and code not in seen and len(seen) < MAX_SEEN and not _callsite.is_inside(code):
-            seen[code] = True
+        k = _callsite.key(code) if code is not None else None
+        if k is not None and k not in seen and len(seen) < MAX_SEEN and not k.inside:
+            seen[k] = True
             if report is not None:
-                report(code)
+                report(k)
 
 
 def _run(main_id):

@@ -444,7 +444,7 @@ def part_size(shape, key, value):
 # are remembered at most (a line is a code object and a line number: memory, not a leak).
 LINE_CAP = 1 << 22
 MAX_LINES = 4096
-lines = {}  # (code, line) -> True: made on the host; False: forgotten (its arrays went to the GPU)
+lines = {}  # (Code, line, Code, line) -> True: made on the host; False: forgotten (its arrays went to the GPU)
 _born = {}  # id(NumPy array) -> (weak reference, line): arrays made on the host at a line
 # line -> bytes: what making its arrays on the host is worth, less twice what they sent to the GPU
 # since (each GPU use of one is an upload). A line is forgotten when its balance goes below zero:
@@ -455,19 +455,22 @@ _balance = {}
 
 
 def birth_line():
-    """The user's line making an array now, and the line that called it: (code object, line
-    number, calling code, its line), or None. With the caller in the key, a helper that loads
-    data for a loop in one place and for vectorized work in another is two lines, not one."""
+    """The user's line making an array now, and the line that called it: (its code's
+    ``_callsite.Code``, line number, the calling code's, its line), or None. With the caller in
+    the key, a helper that loads data for a loop in one place and for vectorized work in another
+    is two lines, not one. (Codes, not code objects: a key's hash is then its identity's.)"""
     f = sys._getframe(1)
-    inside = _callsite.inside
+    codes = _callsite.codes
     while f is not None:
-        code = f.f_code
-        hit = inside.get(code)
-        if hit is None:
-            hit = _callsite.is_inside(code)
-        if not hit:
+        k = codes.get(id(f.f_code))
+        if k is None:
+            k = _callsite.key(f.f_code)
+        if not k.inside:
             b = f.f_back
-            return (code, f.f_lineno, None, 0) if b is None else (code, f.f_lineno, b.f_code, b.f_lineno)
+            if b is None:
+                return (k, f.f_lineno, None, 0)
+            kb = codes.get(id(b.f_code))
+            return (k, f.f_lineno, kb if kb is not None else _callsite.key(b.f_code), b.f_lineno)
         f = f.f_back
     return None
 
@@ -570,7 +573,7 @@ def forget_lines():
 # XPSHIM_SEEDS=eager makes every function's small arrays seeds. See docs/placement.md.
 SEED_SMALL_USES = 16
 MAX_WIDE = 4096
-wide = {}  # code object -> True: a function that gave a large NumPy array to GPU work or a call
+wide = {}  # _callsite.Code -> True: a function that gave a large NumPy array to GPU work or a call
 seeds = weakref.WeakKeyDictionary()  # storage of a seed -> the line that made it
 seeding = False  # True once a seed was made (read on the GPU's hot path: one attribute)
 eager = _config.seeds == "eager"  # (XPSHIM_SEEDS)
@@ -601,7 +604,7 @@ def host_data_used(h):
 
 
 def _hot_work_seen(code):
-    """``_hotwork``'s report: ``code``'s function (or a caller of one) ran large host work in C
+    """``_hotwork``'s report: ``code``'s function (a ``_callsite.Code``) (or a caller of one) ran large host work in C
     code no xpshim call saw: its small arrays feed large work, as ``host_data_used`` finds."""
     global seek
     if code not in wide and len(wide) < MAX_WIDE and _config.seeds == "learn":

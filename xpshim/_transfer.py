@@ -46,12 +46,12 @@ device_use_hook = None
 def _site(depth, reason):
     # The user's line, found through a per-code-object cache: this runs on every copy.
     f = sys._getframe(depth)
-    inside = _callsite.inside
+    codes = _callsite.codes
     while f is not None:
-        hit = inside.get(f.f_code)
-        if hit is None:
-            hit = _callsite.is_inside(f.f_code)
-        if not hit:
+        k = codes.get(id(f.f_code))
+        if k is None:
+            k = _callsite.key(f.f_code)
+        if not k.inside:
             break
         f = f.f_back
     return (f.f_code.co_filename, f.f_lineno, reason) if f is not None else ("?", 0, reason)

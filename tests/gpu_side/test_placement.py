@@ -787,7 +787,7 @@ def test_a_line_whose_arrays_mostly_serve_loops_stays_remembered(auto, sends):
         for _ in range(sends):
             s = w @ h  # GPU work with the last layer
             assert np.get_device(s) == "gpu"
-    remembered = [v for (code, *_), v in _placement.lines.items() if code is _layers.__code__]
+    remembered = [v for (code, *_), v in _placement.lines.items() if code.code is _layers.__code__]
     # (the first layer's loop teaches the line within the first run: its next layers are NumPy's)
     if sends == 1:
         assert kinds == [numpy.ndarray] * 4 and remembered == [True]
