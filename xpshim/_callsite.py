@@ -39,8 +39,8 @@ codes = {}
 def key(code):
     """``code``'s ``Code``, the one for the life of the process."""
     k = codes.get(id(code))
-    if k is None:
-        k = codes[id(code)] = Code(code)
+    if k is None:  # (setdefault: two threads meeting a new code object agree on one Code)
+        k = codes.setdefault(id(code), Code(code))
     return k
 
 
