@@ -18,14 +18,16 @@ class Code:
     for one of xpshim's wrappers, 68 us for a script's module, paid at each frame a lookup passes
     (https://github.com/python/cpython/pull/100183; still so on 3.13; identity hashing:
     https://github.com/python/cpython/issues/101346). ``inside``: the code is xpshim's or a
-    library's it drives (its frames are passed over when looking for the user's line)."""
+    library's it drives (its frames are passed over when looking for the user's line).
+    ``lines``: instruction offset -> line number, as frames of the code were found at them."""
 
-    __slots__ = ("code", "inside", "co_filename")
+    __slots__ = ("code", "inside", "co_filename", "lines")
 
     def __init__(self, code):
         self.code = code
         self.co_filename = fn = code.co_filename
         self.inside = fn.startswith(PKG_DIR) or any(s in fn for s in _SKIP)
+        self.lines = {}
 
     def __repr__(self):
         return f"<code {self.code.co_name} of {self.co_filename}>"
@@ -44,6 +46,19 @@ def key(code):
     return k
 
 
+def lineno(k, f):
+    """The line frame ``f`` (of ``k``'s code) is at. A frame's ``f_lineno`` reads the code's line
+    table from its start to the instruction: 4.7 us at the end of a 2,000-line module on Python
+    3.12, 10.5 on 3.11, at each call; the line of an instruction is the same for every frame."""
+    i = f.f_lasti
+    n = k.lines.get(i)
+    if n is None:
+        n = f.f_lineno
+        if f.f_trace is None:  # (a traced frame's line may be a debugger's jump's: not kept)
+            k.lines[i] = n
+    return n
+
+
 def is_inside(code):
     k = codes.get(id(code))
     return (k if k is not None else key(code)).inside
@@ -54,7 +69,10 @@ def user_frame(depth=2):
     f = sys._getframe(depth)
     first = f
     while f is not None:
-        if not is_inside(f.f_code):
-            return f.f_code.co_filename, f.f_lineno, f.f_globals
+        k = codes.get(id(f.f_code))
+        if k is None:
+            k = key(f.f_code)
+        if not k.inside:
+            return k.co_filename, lineno(k, f), f.f_globals
         f = f.f_back
     return first.f_code.co_filename, first.f_lineno, first.f_globals

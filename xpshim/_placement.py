@@ -468,9 +468,11 @@ def birth_line():
         if not k.inside:
             b = f.f_back
             if b is None:
-                return (k, f.f_lineno, None, 0)
+                return (k, _callsite.lineno(k, f), None, 0)
             kb = codes.get(id(b.f_code))
-            return (k, f.f_lineno, kb if kb is not None else _callsite.key(b.f_code), b.f_lineno)
+            if kb is None:
+                kb = _callsite.key(b.f_code)
+            return (k, _callsite.lineno(k, f), kb, _callsite.lineno(kb, b))
         f = f.f_back
     return None
 

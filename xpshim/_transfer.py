@@ -52,9 +52,9 @@ def _site(depth, reason):
         if k is None:
             k = _callsite.key(f.f_code)
         if not k.inside:
-            break
+            return (k.co_filename, _callsite.lineno(k, f), reason)
         f = f.f_back
-    return (f.f_code.co_filename, f.f_lineno, reason) if f is not None else ("?", 0, reason)
+    return ("?", 0, reason)
 
 
 def _tally(counts, sizes, sites, direction, nbytes, reason):
