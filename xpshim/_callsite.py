@@ -2,6 +2,7 @@
 
 import os
 import sys
+import weakref
 
 PKG_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 # Frames in these packages are passed over, so a warning raised while NumPy,
@@ -19,22 +20,37 @@ class Code:
     (https://github.com/python/cpython/pull/100183; still so on 3.13; identity hashing:
     https://github.com/python/cpython/issues/101346). ``inside``: the code is xpshim's or a
     library's it drives (its frames are passed over when looking for the user's line).
-    ``lines``: instruction offset -> line number, as frames of the code were found at them."""
+    ``lines``: instruction offset -> line number, as frames of the code were found at them.
+    The record holds its code object weakly: code compiled at run time (``eval`` in a loop,
+    generated functions) leaves no entry behind in ``codes``."""
 
-    __slots__ = ("code", "inside", "co_filename", "lines")
+    __slots__ = ("ref", "inside", "co_filename", "lines")
 
     def __init__(self, code):
-        self.code = code
+        i = id(code)
+
+        def gone(r):  # (the code object's end: its entry goes, unless a new code's record took the id)
+            k = codes.get(i)
+            if k is not None and k.ref is r:
+                del codes[i]
+
+        self.ref = weakref.ref(code, gone)
         self.co_filename = fn = code.co_filename
         self.inside = fn.startswith(PKG_DIR) or any(s in fn for s in _SKIP)
         self.lines = {}
 
+    @property
+    def code(self):
+        """The code object (None once it is gone)."""
+        return self.ref()
+
     def __repr__(self):
-        return f"<code {self.code.co_name} of {self.co_filename}>"
+        c = self.ref()
+        return f"<code {c.co_name if c is not None else '(gone)'} of {self.co_filename}>"
 
 
-# id(code object) -> its Code. The entry holds the code object, so its id is not reused while
-# listed (a code object is as long-lived as its function, and few are made at run time).
+# id(code object) -> its Code, while the code object lives (a later code object may reuse the id:
+# its record is a new one, so a table keyed by the old record never matches it).
 codes = {}
 
 

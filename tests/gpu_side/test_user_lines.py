@@ -11,17 +11,20 @@ import warnings
 import pytest
 
 import xpshim
-from xpshim import _callsite, _config, _transfer
+from xpshim import _callsite, _config, _placement, _transfer
 
 PADDING = 1500  # lines before the reads: a frame's own line lookup reads its line table that far
 ROUNDS = 4
 
 
 def _script(tmp_path):
-    """A long script whose reads are marked ``# <name>``; returns its path and {name: line}."""
+    """A long script whose reads are marked ``# <name>`` (and the line that makes an array
+    ``# line_...``); returns its path and {name: line}."""
     body = ["import xpshim as np"]
     body += [f"z{i} = {i}" for i in range(PADDING)]
     body += [
+        "def made():",
+        "    return BIRTH_LINE()  # line_made",
         "def f(x):",
         "    a = float(x.sum())  # f_sum",
         "    b = float(x.max())  # f_max",
@@ -31,6 +34,7 @@ def _script(tmp_path):
         "    v = float(x.sum())  # m_sum",
         "    w = f(x)",
         "    u = float(x.min())  # m_min",
+        "    made_at = made()  # line_caller",
     ]
     path = tmp_path / "long_script.py"
     path.write_text("\n".join(body) + "\n")
@@ -38,13 +42,42 @@ def _script(tmp_path):
     return str(path), marks
 
 
+def _run(path):
+    return runpy.run_path(path, {"BIRTH_LINE": _placement.birth_line}, run_name="__main__")
+
+
+def _reads(marks):
+    return {k: n for k, n in marks.items() if not k.startswith("line_")}
+
+
 def test_value_reads_are_counted_at_their_own_lines(gpu, tmp_path):
     path, marks = _script(tmp_path)
     xpshim.reset_stats()
-    runpy.run_path(path, run_name="__main__")
+    _run(path)
     sites = xpshim.stats()["transfers"]["values_read"]["sites"]
-    want = {f"{path}:{n} (float())": ROUNDS for n in marks.values()}
+    want = {f"{path}:{n} (float())": ROUNDS for n in _reads(marks).values()}
     assert sites == want
+
+
+def test_an_arrays_line_and_its_callers(tmp_path):
+    """Auto mode's line of a new array: the user's line making it and the line that called that
+    function, from the line tables after the first round."""
+    path, marks = _script(tmp_path)
+    g = _run(path)
+    k, line, caller, caller_line = g["made_at"]
+    assert (k.co_filename, line, caller.co_filename, caller_line) == (path, marks["line_made"], path, marks["line_caller"])
+    assert k.code is g["made"].__code__ and caller.lines  # (the module's record kept its lines)
+
+
+def test_code_compiled_at_run_time_leaves_no_record():
+    """Code made again and again (``exec`` of generated code) gets its line each time, and its
+    record goes with it."""
+    before = len(_callsite.codes)
+    g = {"site": _transfer._site}
+    for i in range(200):
+        exec(compile("\n" * (i % 7) + "s = site(1, 'x')", "cell.py", "exec"), g)
+        assert g["s"] == ("cell.py", 1 + i % 7, "x")
+    assert len(_callsite.codes) <= before + 2
 
 
 def test_warnings_name_their_own_lines(gpu, tmp_path, monkeypatch):
@@ -52,9 +85,9 @@ def test_warnings_name_their_own_lines(gpu, tmp_path, monkeypatch):
     monkeypatch.setattr(_config, "transfer_policy", "warn")
     with warnings.catch_warnings(record=True) as got:
         warnings.simplefilter("always")
-        runpy.run_path(path, run_name="__main__")
+        _run(path)
     lines = sorted((w.filename, w.lineno) for w in got if issubclass(w.category, xpshim.TransferWarning))
-    assert lines == sorted((path, n) for n in marks.values() for _ in range(ROUNDS))
+    assert lines == sorted((path, n) for n in _reads(marks).values() for _ in range(ROUNDS))
 
 
 def test_one_record_per_code_object():
