@@ -76,8 +76,7 @@ def lineno(k, f):
 
 
 def is_inside(code):
-    k = codes.get(id(code))
-    return (k if k is not None else key(code)).inside
+    return key(code).inside
 
 
 def user_frame(depth=2):

@@ -27,7 +27,7 @@ HOLD_S = 0.001  # (a repeated reading: the GIL held this long to see whether the
 MAX_SEEN = 4096
 
 seen = {}  # _callsite.Code -> True: a function (or the caller of one) found running large host work
-report = None  # placement's hook, called with each newly seen code object (set by _placement)
+report = None  # placement's hook, called with each newly seen code's record (set by _placement)
 _thread = None
 _PKG = _callsite.PKG_DIR
 

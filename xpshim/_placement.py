@@ -441,7 +441,7 @@ def part_size(shape, key, value):
 # ---------------------------------------------------------------- the lines that loops work at
 
 # Elements up to which an array made at a remembered line is made on the host; how many lines
-# are remembered at most (a line is a code object and a line number: memory, not a leak).
+# are remembered at most (a line is a code's record and a line number: memory, not a leak).
 LINE_CAP = 1 << 22
 MAX_LINES = 4096
 lines = {}  # (Code, line, Code, line) -> True: made on the host; False: forgotten (its arrays went to the GPU)
@@ -606,8 +606,9 @@ def host_data_used(h):
 
 
 def _hot_work_seen(code):
-    """``_hotwork``'s report: ``code``'s function (a ``_callsite.Code``) (or a caller of one) ran large host work in C
-    code no xpshim call saw: its small arrays feed large work, as ``host_data_used`` finds."""
+    """``_hotwork``'s report: the function of ``code`` (a ``_callsite.Code``), or a caller of one,
+    ran large host work in C code no xpshim call saw: its small arrays feed large work, as
+    ``host_data_used`` finds."""
     global seek
     if code not in wide and len(wide) < MAX_WIDE and _config.seeds == "learn":
         wide[code] = True
