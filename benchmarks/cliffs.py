@@ -413,11 +413,20 @@ def run(args):
            "limit_s": args.limit, "names": {}, "cases": {}, "skipped": {}}
     todo = [(n, a, b) for n, a, b in routed_names() if not args.only or n in args.only]
     cases = {k: v for k, v in CASES.items() if not args.only or v[0] in args.only}
+    i, n = args.part
+    todo = todo[i::n]  # every n-th name from the i-th; the fixed cases go with part 0
+    cases = cases if i == 0 else {}
+    res["part"] = f"{i}/{n}"
+    res["not_reached"] = []
+    stop_at = time.perf_counter() + args.seconds if args.seconds else None
     gc.collect()
     bar = runner.progress(todo + list(cases.items()), "cliffs")
     with numpy.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for item in bar:
+            if stop_at is not None and time.perf_counter() > stop_at:  # out of time: say what was left
+                res["not_reached"].append(item[0])
+                continue
             if len(item) == 2:  # a fixed case
                 label, (name, elements, make) = item
                 _, npo, xo = next(r for r in routed_names() if r[0] == name)
@@ -477,7 +486,7 @@ def fmt(s):
 def markdown(res):
     m = res["machine"]
     top = res["sizes"][-1]
-    lines = [f"# Cliffs {m['date']}{' (quick)' if res['quick'] else ''}", "",
+    lines = [f"# Cliffs {m['date']}{' (quick)' if res['quick'] else ''}{', part ' + res['part'] if res.get('part', '0/1') != '0/1' else ''}", "",
              f"{m.get('gpu', 'no GPU')}; {m['cpus']} CPUs; Python {m['python']}, NumPy {m['numpy']}, "
              f"CuPy {m.get('cupy', '-')}, xpshim {m['xpshim']}", "",
              f"Routed names on NumPy and on xpshim's GPU device (inputs made on the GPU beforehand), "
@@ -507,9 +516,21 @@ def markdown(res):
         lines += ["", "## Stopped before the largest size", ""] + [f"- `{n}` ({v}): {note}" for n, v, note in stops]
     if errors:
         lines += ["", "## Raised", ""] + [f"- `{n}` ({v}): {e}" for n, v, e in errors]
+    if res.get("not_reached"):
+        lines += ["", f"## Not reached in --seconds ({len(res['not_reached'])})", "", ", ".join(f"`{n}`" for n in res["not_reached"])]
     if res["skipped"]:
         lines += ["", f"## Skipped ({len(res['skipped'])})", ""] + [f"- `{n}`: {why}" for n, why in sorted(res["skipped"].items())]
     return "\n".join(lines) + "\n"
+
+
+def _part(text):
+    try:
+        i, n = (int(v) for v in text.split("/"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--part takes I/N, such as 0/2, not {text!r}") from None
+    if not 0 <= i < n:
+        raise argparse.ArgumentTypeError(f"--part {text}: I must be from 0 to N - 1")
+    return i, n
 
 
 def main(argv=None):
@@ -522,6 +543,10 @@ def main(argv=None):
     ap.add_argument("--compile-limit", type=float, default=20.0,
                     help="seconds a first call may take at the smallest size, where kernels compile (default 20)")
     ap.add_argument("--reps", type=int, default=None, help="timed calls after the first (default 5, 3 with --quick)")
+    ap.add_argument("--part", default="0/1", type=_part, metavar="I/N",
+                    help="time every N-th name from the I-th (0-based; runs split over calls)")
+    ap.add_argument("--seconds", type=float, default=None,
+                    help="start no name after this many seconds; the rest are listed as not reached")
     ap.add_argument("--out", default=os.path.join(HERE, "results"))
     ap.add_argument("--tag", default=None, help="file name stem (default: date, machine, cliffs)")
     args = ap.parse_args(argv)

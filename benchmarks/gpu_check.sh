@@ -6,6 +6,7 @@
 #   bash benchmarks/gpu_check.sh seed phases                              # a first line of random.seed; a whole run by step
 #   bash benchmarks/gpu_check.sh loops-a loops-b                          # the row-loop workloads
 #   bash benchmarks/gpu_check.sh vectorized cliffs
+#   bash benchmarks/gpu_check.sh cliffs-a cliffs-b                        # the routed names in two bounded halves
 #   bash benchmarks/gpu_check.sh loops vectorized-ag                      # auto mode (and gpu) beside NumPy only
 #   bash benchmarks/gpu_check.sh loops vectorized-ag-a vectorized-ag-b    # the same, the vectorized ones in two bounded halves
 set -u
@@ -47,6 +48,9 @@ for s in "$@"; do
         vectorized-ag) stage vectorized-ag 240 python3 benchmarks/run_workloads.py --kind vectorized --budget 3 --variant xpshim-auto --variant xpshim-gpu --tag vectorized-ag --out "$out/b" ;;
         vectorized) stage vectorized 400 python3 benchmarks/run_workloads.py --kind vectorized --budget 3 --tag vectorized --out "$out/b" ;;
         cliffs) stage cliffs 300 python3 benchmarks/cliffs.py --tag cliffs --out "$out/b" ;;
+        cliffs-a|cliffs-b)  # half the names each, none started after $CLIFF_SECONDS (200) s: the rest listed as not reached
+            if [ "$s" = cliffs-a ]; then part=0/2; else part=1/2; fi
+            stage "$s" 280 python3 benchmarks/cliffs.py --part "$part" --seconds "${CLIFF_SECONDS:-200}" --tag "$s" --out "$out/b" ;;
         *) echo "unknown stage $s" >&2; exit 2 ;;
     esac
 done

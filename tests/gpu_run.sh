@@ -14,7 +14,8 @@ done
 wait
 passed=0; failed=0
 for i in $(seq 0 $((n - 1))); do
-    line=$(grep -E "^(=+ )?[0-9]+ (passed|failed)|no tests ran" "$out/tests/shard$i.log" | tail -1)
+    # (a shard whose share of the selection is empty ends "N deselected in ...": nothing ran, nothing failed)
+    line=$(grep -E "^(=+ )?[0-9]+ (passed|failed)|no tests ran|^(=+ )?[0-9]+ deselected in" "$out/tests/shard$i.log" | tail -1)
     if [ -z "$line" ]; then  # no summary: the shard's process died (a crash ends it without one)
         line="1 failed: no summary line (the process died: $(grep -m1 -E "Fatal Python error|Killed|Error" "$out/tests/shard$i.log"))"
         echo "ERROR shard $i died: see shard$i.log" >> "$out/tests/died.txt"
