@@ -48,9 +48,56 @@ def sample(frame):
         if not k.inside:
             # (its locals too: a loop whose one GIL-releasing operation is where the GIL is always
             # taken from it shows the same instruction at every read, but its counters move)
-            return (id(f), code, f.f_lasti, tuple(map(id, f.f_locals.values())), f)
+            return (id(f), code, f.f_lasti, _locals_ids(f), f)
         f = f.f_back
     return None
+
+
+_CO_OPTIMIZED = 1  # (inspect.CO_OPTIMIZED: a function's frame, whose locals live in fast slots)
+
+
+def _frame_get_var():
+    """CPython 3.12's ``PyFrame_GetVar`` (one local read from its slot), or None."""
+    if sys.version_info[:2] != (3, 12) or sys.implementation.name != "cpython":
+        return None
+    try:
+        import ctypes
+
+        g = ctypes.pythonapi.PyFrame_GetVar
+    except (ImportError, AttributeError):
+        return None
+    g.restype = ctypes.py_object  # (a new reference, which ctypes takes over)
+    g.argtypes = (ctypes.py_object, ctypes.py_object)
+    return g
+
+
+_get_var = False  # (looked up at the first reading: ctypes is not imported with xpshim)
+
+
+def _locals_ids(f):
+    """The identities of frame ``f``'s local values, read without keeping any of them alive.
+
+    A function frame's ``f_locals`` (before Python 3.13, PEP 667) copies its locals into a dict
+    that the frame keeps: the user's ``del big`` would then not free ``big`` until the frame
+    ends or is read again, and a ``locals()`` dict the user holds would change under them. So
+    a function's locals are read one by one from their slots (``PyFrame_GetVar``, 3.12), or not
+    at all (3.11: the key is the frame and its instruction alone); a module's or class body's
+    ``f_locals`` is its namespace itself, and 3.13's a live view: read as they are."""
+    if not f.f_code.co_flags & _CO_OPTIMIZED or sys.version_info >= (3, 13):
+        return tuple(map(id, f.f_locals.values()))
+    global _get_var
+    g = _get_var
+    if g is False:
+        g = _get_var = _frame_get_var()
+    if g is None:
+        return ()
+    ids = []
+    for name in f.f_code.co_varnames:
+        try:
+            ids.append(id(g(f, name)))  # (the reference ctypes holds ends here)
+        except (NameError, ValueError):  # (not bound yet, or deleted)
+            ids.append(0)
+    return tuple(ids)
 
 
 def note(f):

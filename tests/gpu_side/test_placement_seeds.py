@@ -524,3 +524,33 @@ def test_what_the_sampler_reports_is_a_function_and_its_caller(auto):
     _hotwork.note(f)
     assert {k.code for k in _placement.wide} >= {inner.__code__, outer.__code__}
     assert _placement.seek
+
+
+def test_a_reading_of_the_users_frame_keeps_nothing_alive():
+    """The sampler's reading of a user function's frame holds none of its locals: ``del big``
+    frees ``big`` at once, as without xpshim, and a ``locals()`` dict the function holds is not
+    changed by it (a frame's ``f_locals`` before Python 3.13 would do both). A loop's moving
+    counter still changes the reading (3.12 on; 3.11 reads the frame and instruction alone)."""
+    import weakref
+
+    from xpshim import _hotwork
+
+    class Big:
+        pass
+
+    def user():
+        snapshot = locals()
+        big = Big()
+        gone = weakref.ref(big)
+        first = _hotwork.sample(sys._getframe())
+        i = 1
+        second = _hotwork.sample(sys._getframe())
+        del big
+        return gone() is None, "big" in snapshot or "i" in snapshot, first[:4], second[:4]
+
+    freed, changed, first, second = user()
+    assert freed, "the sampler's reading kept a deleted local alive"
+    assert not changed, "the sampler's reading changed the function's locals() dict"
+    assert first[:2] == second[:2]  # (one frame and code)
+    if sys.version_info >= (3, 12):
+        assert first[3] != second[3], "a new local's value did not change the reading"
