@@ -3,11 +3,12 @@
 (The array API standard's ``device=``, ``copy=``, ``from_dlpack`` and ``to_device``: _arrayapi.)
 """
 
+import math
 import types
 
 import numpy
 
-from . import _arrayapi, _backend, _device, _pil, _placement, _transfer
+from . import _arrayapi, _backend, _device, _pcg64, _pil, _placement, _transfer
 from . import _cpupath, _fused, _nditer
 from ._arguments import call_gpu
 from ._cpupath import non_binding
@@ -210,6 +211,30 @@ def _auto_method(name, npm):
     return method
 
 
+def _auto_random(drawn_by_numpy):
+    """``Generator.random`` as auto mode's generator calls it: a float64 draw that auto mode would
+    put on the GPU is made there, NumPy's numbers bit for bit (``_pcg64``); else ``drawn_by_numpy``."""
+    f8 = numpy.dtype(numpy.float64)
+
+    def random(self, *args, **kwargs):
+        size = args[0] if args else kwargs.get("size") if kwargs else None
+        if size is not None and len(args) + len(kwargs) <= 2 and not (type(size) is int and size < _placement.limit):
+            dtype = args[1] if len(args) > 1 else kwargs.get("dtype", f8)
+            if kwargs.keys() <= {"size", "dtype"} and not (args and "size" in kwargs) and dtype is not None:
+                try:
+                    wide = numpy.dtype(dtype) == f8
+                except TypeError:
+                    wide = False
+                shape = _pcg64.shape_of(size) if wide else None
+                if shape is not None and _placement.made_on_gpu(math.prod(shape)):
+                    r = _pcg64.random(self.bit_generator, shape)
+                    if r is not None:
+                        return wrap(r)
+        return drawn_by_numpy(self, *args, **kwargs)
+    random.__name__, random.__doc__ = "random", drawn_by_numpy.__doc__
+    return random
+
+
 def _auto_class(npcls):
     """NumPy's ``npcls`` (Generator or RandomState) as auto mode makes it: NumPy's own class
     (``isinstance`` holds, its numbers are NumPy's) whose methods write into GPU arrays and put
@@ -219,6 +244,8 @@ def _auto_class(npcls):
         npm = getattr(npcls, name)
         if not name.startswith("_") and callable(npm):
             ns[name] = _auto_method(name, npm)
+    if npcls is numpy.random.Generator:
+        ns["random"] = _auto_random(ns["random"])
     return type(npcls.__name__, (npcls,), ns)
 
 

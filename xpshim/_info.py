@@ -89,6 +89,11 @@ def report():
             use += ("; a function seen running one NumPy operation for 20 ms or more on the CPU (sampled every "
                     f"{_hotwork.INTERVAL_S * 1e3:.0f} ms) makes its small arrays on the GPU from its next call"
                     + ("" if _hotwork.running() else " (the sampler starts with the GPU)"))
+        from . import _pcg64
+
+        use += ("; random numbers are NumPy's, and a large default_rng().random(size) is drawn on the GPU "
+                "by NumPy's own PCG64 formula" + (f" (not now: its kernel did not build: {_pcg64.failed[0]})"
+                                                    if _pcg64.failed[0] else ""))
     elif _device.current_device() == "gpu":
         use = "not in use: every array goes to the GPU (auto mode places by size)"
     else:

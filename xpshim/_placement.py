@@ -141,6 +141,14 @@ def promote(r, args, kwargs, reason="result"):
     return _transfer.place_on_device(r, f"{reason} of {r.size} elements")
 
 
+def made_on_gpu(n):
+    """Whether a new answer of ``n`` elements that no argument made (a draw) goes to the GPU, as
+    ``promote`` would place it: then it may be made there (``_pcg64``) instead of moved."""
+    if n < limit or not _backend.live or _backend.pending or not _device.placing():
+        return False
+    return not (lines and n <= LINE_CAP and lines.get(birth_line()))
+
+
 def arrayless(route, args, kwargs):
     """A call with no array among its arguments, in auto mode: on the GPU when what it makes
     will reach the crossover, else NumPy's (whose result still moves when it is large).

@@ -4,6 +4,7 @@ element-by-element loops moving a GPU array to the host and back, the loop-heavy
 and XPSHIM_DEVICE=gpu left as it was."""
 
 import json
+import re
 import os
 import subprocess
 import sys
@@ -229,6 +230,86 @@ def test_auto_modes_random_numbers_are_numpys(auto_no_gpu_draws):
     with np.device("gpu"):  # (the GPU device chosen: CuPy's generators)
         with pytest.raises(AssertionError, match="GPU's generator"):
             np.random.rand(3)
+
+
+@pytest.fixture(params=["fake", pytest.param("cuda", marks=pytest.mark.gpu)])
+def auto_on(request):
+    """Auto mode placing by size on the stand-in, or on real CuPy."""
+    if request.param == "fake":
+        module = fakecupy
+    else:
+        if not (_backend.gpu_status().usable and getattr(_backend.xp, "__name__", "") == "cupy"):
+            pytest.skip(f"no usable CUDA GPU: {_backend.gpu_status().reason}")
+        module = _backend.xp
+    undo = _backend.install(module, "auto mode for the test", placement=True)
+    try:
+        yield request.param
+    finally:
+        undo()
+
+
+def _before(g, how):
+    """Draws that leave a generator's state otherwise: none, a float32 draw (half of a 64-bit
+    output kept for the next one), integers then doubles, a jump of the bit generator."""
+    if how == "float32":
+        g.random(3, dtype=numpy.float32)
+    elif how == "integers":
+        g.integers(0, 10, 5)
+        g.random(3)
+    elif how == "advanced":
+        g.bit_generator.advance(2**70 + 3)
+
+
+@pytest.mark.parametrize("seed", [0, 12345, 2**100 + 7])
+@pytest.mark.parametrize("how", ["none", "float32", "integers", "advanced"])
+@pytest.mark.parametrize("size", [N, (2, N // 2 + 1), numpy.int64(3 * N), (N, 1, 1)])
+def test_a_large_draw_of_default_rng_is_made_on_the_gpu_with_numpys_numbers(auto_on, seed, how, size):
+    """``default_rng(seed).random(size)`` of the crossover's size or more is made on the GPU
+    (``xpshim/_pcg64.py``): NumPy's numbers bit for bit, and the generator left where NumPy's
+    is (the draws after it, of every kind, are NumPy's too)."""
+    g, w = np.random.default_rng(seed), numpy.random.default_rng(seed)
+    _before(g, how)
+    _before(w, how)
+    moved = xpshim_stats_moved()
+    a, b = g.random(size), w.random(size)
+    assert type(a) is np.ndarray and np.get_device(a) == "gpu" and a.dtype == b.dtype and a.shape == b.shape
+    assert xpshim_stats_moved() == moved, "the draw was made on the host and moved"
+    numpy.testing.assert_array_equal(np.asnumpy(a), b)
+    assert g.bit_generator.state == w.bit_generator.state
+    numpy.testing.assert_array_equal(g.random(5, dtype=numpy.float32), w.random(5, dtype=numpy.float32))
+    numpy.testing.assert_array_equal(np.asnumpy(g.random(size=(N,))), w.random(size=(N,)))
+    numpy.testing.assert_array_equal(g.normal(size=7), w.normal(size=7))
+
+
+def xpshim_stats_moved():
+    return np.stats()["placement"]["to_device"]["count"]
+
+
+@pytest.mark.parametrize("call", [
+    lambda g: g.random(N, dtype=numpy.float32),  # (32-bit draws: NumPy's on the host, then placed)
+    lambda g: g.random(N, numpy.float64, None),
+    lambda g: g.random(N - 1),  # (under the crossover: NumPy's array)
+    lambda g: g.random(),
+    lambda g: g.random((0, N)),
+    lambda g: g.random(size=[N]),
+    lambda g: g.random(N, out=numpy.empty(N)),
+])
+def test_every_other_random_call_is_numpys(auto_on, call):
+    g, w = np.random.default_rng(3), numpy.random.default_rng(3)
+    got, want = call(g), call(w)
+    got = np.asnumpy(got) if type(got) is np.ndarray else got
+    assert type(got) is type(want)
+    numpy.testing.assert_array_equal(got, want)
+    assert g.bit_generator.state == w.bit_generator.state
+
+
+@pytest.mark.parametrize("size", [-1, (N, -2), 2.5, "3"])
+def test_a_draw_numpy_refuses_is_refused_as_numpy_does(auto_on, size):
+    g = np.random.default_rng(1)
+    with pytest.raises(Exception) as want:
+        numpy.random.default_rng(1).random(size)
+    with pytest.raises(type(want.value), match=re.escape(str(want.value))):
+        g.random(size)
 
 
 def test_a_seeded_run_draws_the_same_numbers_whenever_the_gpu_is_ready():

@@ -38,7 +38,7 @@ LAYERS = (
     ("backend", ("_backend", "_preload", "_quickexit", "_exitreaper", "_hotwork", "_device", "_simgpu")),
     ("bytes", ("_transfer", "_storage", "_pinned", "_ntcopy", "_register", "_pil")),
     ("placement", ("_placement",)),
-    ("formulas", ("_exact", "_gemv")),
+    ("formulas", ("_exact", "_gemv", "_pcg64")),
     ("array", ("_ndarray", "_arrayapi", "_fallback", "_flatiter", "_nditer", "_foreign")),
     ("corrections", ("_edges", "_options", "_fused", "_gaps", "_kernels")),
     ("routing", ("_docparams", "_signatures", "_arguments", "_methods", "_route", "_dispatch", "_ufunc", "_ufuncroute",
