@@ -57,21 +57,52 @@ _CO_OPTIMIZED = 1  # (inspect.CO_OPTIMIZED: a function's frame, whose locals liv
 
 
 def _frame_get_var():
-    """CPython 3.12's ``PyFrame_GetVar`` (one local read from its slot), or None."""
-    if sys.version_info[:2] != (3, 12) or sys.implementation.name != "cpython":
+    """A reader of one frame's local values' identities that holds none of them: CPython 3.12's
+    ``PyFrame_GetVar`` (a local read from its slot), or on CPython 3.11 the slots' addresses
+    read in place (``_slots_311``); None elsewhere."""
+    if sys.implementation.name != "cpython" or hasattr(sys, "getobjects"):  # (not a debug build's layout)
         return None
     try:
         import ctypes
-
-        g = ctypes.pythonapi.PyFrame_GetVar
-    except (ImportError, AttributeError):
+    except ImportError:
         return None
+    if sys.version_info[:2] == (3, 11) and ctypes.sizeof(ctypes.c_void_p) == 8:
+        return _slots_311(ctypes)
+    if sys.version_info[:2] != (3, 12):
+        return None
+    g = ctypes.pythonapi.PyFrame_GetVar
     g.restype = ctypes.py_object  # (a new reference, which ctypes takes over)
     g.argtypes = (ctypes.py_object, ctypes.py_object)
-    return g
+
+    def ids(f):
+        out = []
+        for name in f.f_code.co_varnames:
+            try:
+                out.append(id(g(f, name)))  # (the reference ctypes holds ends here)
+            except (NameError, ValueError):  # (not bound yet, or deleted)
+                out.append(0)
+        return tuple(out)
+    return ids
 
 
-_get_var = False  # (looked up at the first reading: ctypes is not imported with xpshim)
+def _slots_311(ctypes):
+    """CPython 3.11: a frame object's interpreter frame (``f_frame``, after the object's header
+    and ``f_back``) holds its code at byte 32 and its locals from byte 72 on
+    (Include/internal/pycore_frame.h, 3.11: eight pointers, an int, a bool and a char before
+    ``localsplus``). The slots' values are the locals' addresses, their identities, read without a
+    reference; a frame whose code is not where it should be is not read."""
+    word = ctypes.c_void_p.from_address
+
+    def ids(f):
+        frame = word(id(f) + 24).value
+        code = f.f_code
+        if not frame or word(frame + 32).value != id(code):
+            return ()
+        return tuple(word(frame + 72 + 8 * i).value or 0 for i in range(code.co_nlocals))
+    return ids
+
+
+_get_var = False  # (the reader, made at the first reading: ctypes is not imported with xpshim)
 
 
 def _locals_ids(f):
@@ -80,119 +111,13 @@ def _locals_ids(f):
     A function frame's ``f_locals`` (before Python 3.13, PEP 667) copies its locals into a dict
     that the frame keeps: the user's ``del big`` would then not free ``big`` until the frame
     ends or is read again, and a ``locals()`` dict the user holds would change under them. So
-    a function's locals are read one by one from their slots (``PyFrame_GetVar``, 3.12), or not
-    at all (3.11: the key is the frame and its instruction alone); a module's or class body's
-    ``f_locals`` is its namespace itself, and 3.13's a live view: read as they are."""
+    a function's locals are read from their slots (``_frame_get_var``: CPython 3.11 and 3.12); a
+    module's or class body's ``f_locals`` is its namespace itself, and 3.13's a live view: read as
+    they are. Elsewhere (another interpreter) the key is the frame and its instruction alone."""
     if not f.f_code.co_flags & _CO_OPTIMIZED or sys.version_info >= (3, 13):
         return tuple(map(id, f.f_locals.values()))
     global _get_var
     g = _get_var
     if g is False:
         g = _get_var = _frame_get_var()
-    if g is None:
-        return ()
-    ids = []
-    for name in f.f_code.co_varnames:
-        try:
-            ids.append(id(g(f, name)))  # (the reference ctypes holds ends here)
-        except (NameError, ValueError):  # (not bound yet, or deleted)
-            ids.append(0)
-    return tuple(ids)
-
-
-def note(f):
-    """The user frame ``f`` was found running one instruction for long: its function and its
-    caller's are reported (as their ``_callsite.Code``)."""
-    for code in (f.f_code, f.f_back.f_code if f.f_back is not None else None):
-        k = _callsite.key(code) if code is not None else None
-        if k is not None and k not in seen and len(seen) < MAX_SEEN and not k.inside:
-            seen[k] = True
-            if report is not None:
-                report(k)
-
-
-def _run(main_id):
-    import threading
-    import time
-
-    me = threading.current_thread()
-    clock = time.monotonic
-    try:  # (the main thread's CPU clock: Linux and macOS)
-        clk = time.pthread_getcpuclockid(main_id)
-    except (AttributeError, OSError):
-        clk = None
-    last, streak = None, 0
-    while _thread is me:
-        t0 = clock()
-        time.sleep(INTERVAL_S)
-        if clock() - t0 > INTERVAL_S + GIL_SLACK_S:
-            # (the GIL came back late: the main thread was running Python, which gives it up only
-            # every switch interval, at the same few instructions of a loop; a long NumPy
-            # operation runs without it. Or this thread was not scheduled in time, on a busy
-            # host: where the main thread's CPU clock can be read, a repeated reading is counted
-            # only when it computes without the GIL (_runs_without_gil), so the reading is
-            # skipped without forgetting the streak; else the streak starts again)
-            if clk is None:
-                last, streak = None, 0
-            continue
-        frame = sys._current_frames().get(main_id)
-        if frame is None:
-            return  # (the main thread is gone)
-        s = sample(frame)
-        del frame
-        if s is None:
-            last, streak = None, 0
-            continue
-        key = s[:4]
-        if last is not None and key == last:
-            if clk is not None and not _runs_without_gil(clk, clock):
-                continue  # (waiting for the GIL, or idle, or not scheduled meanwhile: not counted)
-            streak += 1
-            if streak == STREAK:
-                note(s[4])
-        else:
-            streak = 1
-        last = key
-        s = None
-
-
-def _runs_without_gil(clk, clock):
-    """True when the main thread computes while this one holds the GIL for ``HOLD_S``: it is in C
-    code that released the GIL (a NumPy operation), not running Python (which would wait for the
-    GIL here: a loop's small operations, each a GIL hand-over, look like one long instruction to
-    the frame alone), nor waiting (a sleep, a read: no CPU)."""
-    import time
-
-    c0 = time.clock_gettime(clk)
-    end = clock() + HOLD_S
-    while clock() < end:  # (holding the GIL: a busy wait, shorter than the switch interval)
-        pass
-    return time.clock_gettime(clk) - c0 > HOLD_S / 10
-
-
-def start():
-    """Start the sampling thread (once per process; a forked child starts none)."""
-    global _thread
-    if _thread is not None:
-        return
-    import threading
-
-    t = threading.Thread(target=_run, args=(threading.main_thread().ident,), name="xpshim-hot-work", daemon=True)
-    _thread = t
-    try:
-        t.start()
-    except RuntimeError:  # (a first call during the interpreter's end: no new thread then, and nothing to learn)
-        _thread = None
-
-
-def running():
-    """True while the sampling thread runs."""
-    return _thread is not None
-
-
-def stop():
-    """Stop the sampling thread (tests; it ends within ``INTERVAL_S``)."""
-    global _thread
-    t, _thread = _thread, None
-    if t is not None:
-        t.join()
+    return () if g is None else g(f)

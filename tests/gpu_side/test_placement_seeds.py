@@ -552,5 +552,20 @@ def test_a_reading_of_the_users_frame_keeps_nothing_alive():
     assert freed, "the sampler's reading kept a deleted local alive"
     assert not changed, "the sampler's reading changed the function's locals() dict"
     assert first[:2] == second[:2]  # (one frame and code)
-    if sys.version_info >= (3, 12):
-        assert first[3] != second[3], "a new local's value did not change the reading"
+    assert first[3] != second[3], "a new local's value did not change the reading"
+
+
+def test_a_reading_of_a_frames_locals_is_their_identities():
+    """What the sampler compares of a function's locals: each slot's identity (0 where unbound),
+    read in place, as ``id()`` gives it."""
+    from xpshim import _hotwork
+
+    def user(a, b=None):
+        c = [a]
+        d = _hotwork._locals_ids(sys._getframe())
+        e = 1
+        return d, (id(a), id(b), id(c), 0, 0), e
+
+    for arg in (object(), 3.5, "x"):
+        got, want, _ = user(arg)
+        assert got == want
