@@ -121,3 +121,101 @@ def _locals_ids(f):
     if g is False:
         g = _get_var = _frame_get_var()
     return () if g is None else g(f)
+
+
+def note(f):
+    """The user frame ``f`` was found running one instruction for long: its function and its
+    caller's are reported (as their ``_callsite.Code``)."""
+    for code in (f.f_code, f.f_back.f_code if f.f_back is not None else None):
+        k = _callsite.key(code) if code is not None else None
+        if k is not None and k not in seen and len(seen) < MAX_SEEN and not k.inside:
+            seen[k] = True
+            if report is not None:
+                report(k)
+
+
+def _run(main_id):
+    import threading
+    import time
+
+    me = threading.current_thread()
+    clock = time.monotonic
+    try:  # (the main thread's CPU clock: Linux and macOS)
+        clk = time.pthread_getcpuclockid(main_id)
+    except (AttributeError, OSError):
+        clk = None
+    last, streak = None, 0
+    while _thread is me:
+        t0 = clock()
+        time.sleep(INTERVAL_S)
+        if clock() - t0 > INTERVAL_S + GIL_SLACK_S:
+            # (the GIL came back late: the main thread was running Python, which gives it up only
+            # every switch interval, at the same few instructions of a loop; a long NumPy
+            # operation runs without it. Or this thread was not scheduled in time, on a busy
+            # host: where the main thread's CPU clock can be read, a repeated reading is counted
+            # only when it computes without the GIL (_runs_without_gil), so the reading is
+            # skipped without forgetting the streak; else the streak starts again)
+            if clk is None:
+                last, streak = None, 0
+            continue
+        frame = sys._current_frames().get(main_id)
+        if frame is None:
+            return  # (the main thread is gone)
+        s = sample(frame)
+        del frame
+        if s is None:
+            last, streak = None, 0
+            continue
+        key = s[:4]
+        if last is not None and key == last:
+            if clk is not None and not _runs_without_gil(clk, clock):
+                continue  # (waiting for the GIL, or idle, or not scheduled meanwhile: not counted)
+            streak += 1
+            if streak == STREAK:
+                note(s[4])
+        else:
+            streak = 1
+        last = key
+        s = None
+
+
+def _runs_without_gil(clk, clock):
+    """True when the main thread computes while this one holds the GIL for ``HOLD_S``: it is in C
+    code that released the GIL (a NumPy operation), not running Python (which would wait for the
+    GIL here: a loop's small operations, each a GIL hand-over, look like one long instruction to
+    the frame alone), nor waiting (a sleep, a read: no CPU)."""
+    import time
+
+    c0 = time.clock_gettime(clk)
+    end = clock() + HOLD_S
+    while clock() < end:  # (holding the GIL: a busy wait, shorter than the switch interval)
+        pass
+    return time.clock_gettime(clk) - c0 > HOLD_S / 10
+
+
+def start():
+    """Start the sampling thread (once per process; a forked child starts none)."""
+    global _thread
+    if _thread is not None:
+        return
+    import threading
+
+    t = threading.Thread(target=_run, args=(threading.main_thread().ident,), name="xpshim-hot-work", daemon=True)
+    _thread = t
+    try:
+        t.start()
+    except RuntimeError:  # (a first call during the interpreter's end: no new thread then, and nothing to learn)
+        _thread = None
+
+
+def running():
+    """True while the sampling thread runs."""
+    return _thread is not None
+
+
+def stop():
+    """Stop the sampling thread (tests; it ends within ``INTERVAL_S``)."""
+    global _thread
+    t, _thread = _thread, None
+    if t is not None:
+        t.join()

@@ -9,10 +9,10 @@ NumPy's default bit generator (``default_rng``: PCG64, XSL-RR output) steps a 12
 congruential state, s' = a s + c (mod 2**128), and ``random()`` gives
 ``(out(s') >> 11) * 2**-53`` of each new state (numpy/random/src/pcg64/pcg64.h,
 ``pcg64_random_r``; numpy/random/src/distributions/distributions.c, ``next_double``). The
-state k steps on is A s + C, A = a**k and C = c (a**k - 1) / (a - 1), found in log2(k)
-squarings (F. Brown, "Random number generation with arbitrary strides", 1994; NumPy's
-``pcg_advance_lcg_128``). So each element of a draw is computed by its own GPU thread from the
-state before the draw, and the host generator is then set to the state after it, its buffered
+state k steps on is A s + c S, A = a**k and S = 1 + a + ... + a**(k - 1) (F. Brown, "Random
+number generation with arbitrary strides", 1994; NumPy's ``pcg_advance_lcg_128``): one such map
+per base-256 digit of k, from a table made once (``tables``). So each element of a draw is
+computed by its own GPU thread from the state before the draw, and the host generator is then set to the state after it, its buffered
 32-bit half (``has_uint32``) kept: the same numbers as NumPy's, and the generator where NumPy
 would leave it. Anything else (other bit generators, float32, ``out=``) is NumPy's own draw.
 """
@@ -49,26 +49,45 @@ __device__ inline xp_u128 xp_add(xp_u128 a, xp_u128 b) {
 }
 """
 
-# Element i: the state i + 1 steps after (shi, slo) with increment (chi, clo), its 64-bit XSL-RR
-# output shifted right by 11 (the 53 bits of NumPy's double).
+# Element i: the state i + 1 steps after s (shi, slo) with increment c (chi, clo), its 64-bit
+# XSL-RR output shifted right by 11 (the 53 bits of NumPy's double). k steps are one affine map
+# s -> A s + c S per base-256 digit of k (``tbl``: A and S of d * 256**level steps, ``tables``):
+# at most eight, three for a draw of 10**7, each two 128-bit products.
 _OPERATION = r"""
 unsigned long long k = (unsigned long long)i + 1ULL;
-xp_u128 am = xp_u(0ULL, 1ULL), ap = xp_u(0ULL, 0ULL);
-xp_u128 cm = xp_u(0x2360ED051FC65DA4ULL, 0x4385DF649FCCF645ULL);
-xp_u128 cp = xp_u((unsigned long long)chi, (unsigned long long)clo);
-while (k) {
-    if (k & 1ULL) { am = xp_mul(am, cm); ap = xp_add(xp_mul(ap, cm), cp); }
-    cp = xp_mul(xp_add(cm, xp_u(0ULL, 1ULL)), cp);
-    cm = xp_mul(cm, cm);
-    k >>= 1;
+xp_u128 s = xp_u((unsigned long long)shi, (unsigned long long)slo);
+xp_u128 c = xp_u((unsigned long long)chi, (unsigned long long)clo);
+for (int level = 0; k; level++, k >>= 8) {
+    const long long d = (long long)(k & 255ULL);
+    if (d) {
+        const long long o = (level * 256LL + d) * 4LL;
+        xp_u128 a = xp_u((unsigned long long)tbl[o], (unsigned long long)tbl[o + 1]);
+        xp_u128 m = xp_u((unsigned long long)tbl[o + 2], (unsigned long long)tbl[o + 3]);
+        s = xp_add(xp_mul(a, s), xp_mul(c, m));
+    }
 }
-xp_u128 s = xp_add(xp_mul(am, xp_u((unsigned long long)shi, (unsigned long long)slo)), ap);
 unsigned long long x = s.hi ^ s.lo;
 unsigned int r = (unsigned int)(s.hi >> 58);
 z = ((x >> r) | (x << ((64U - r) & 63U))) >> 11;
 """
 
-_kernels = {}  # backend module -> its compiled kernel (None: it did not build)
+
+def tables():
+    """For each base-256 digit d at each of the 8 levels, the map of k = d * 256**level steps,
+    s -> A s + c S with A = a**k and S = 1 + a + ... + a**(k - 1): [level][d] -> (A, S), as the
+    128-bit halves of each (hi, lo, hi, lo), a numpy uint64 array of 8 * 256 * 4."""
+    out = numpy.zeros((8, 256, 4), numpy.uint64)
+    step_a, step_s = MULT, 1  # (one digit's step at this level: 256**level steps of the generator)
+    for level in range(8):
+        a, m = 1, 0
+        for d in range(256):
+            out[level, d] = (a >> 64, a & _U64, m >> 64, m & _U64)
+            a, m = a * step_a & _MASK, (m * step_a + step_s) & _MASK  # (one step more of this level)
+        step_a, step_s = a, m  # (256 steps of this level: one of the next)
+    return out.reshape(-1)
+
+
+_kernels = {}  # backend module -> (its compiled kernel, the tables on its device); None: it did not build
 failed = [None]  # why the kernel did not build, for ``python -m xpshim info``
 
 
@@ -100,8 +119,8 @@ def shape_of(size):
 def _kernel(xp):
     k = _kernels.get(xp, False)
     if k is False:
-        k = _kernels[xp] = xp.ElementwiseKernel("T shi, T slo, T chi, T clo", "T z", _OPERATION,
-                                                "xpshim_pcg64_random", preamble=_PREAMBLE)
+        k = _kernels[xp] = (xp.ElementwiseKernel("T shi, T slo, T chi, T clo, raw T tbl", "T z", _OPERATION,
+                                                 "xpshim_pcg64_random", preamble=_PREAMBLE), xp.asarray(tables()))
     return k
 
 
@@ -124,7 +143,7 @@ def random(bit_generator, shape):
         if k is None:
             return None
         try:
-            k(u(state >> 64), u(state & _U64), u(inc >> 64), u(inc & _U64), z)
+            k[0](u(state >> 64), u(state & _U64), u(inc >> 64), u(inc & _U64), k[1], z)
         except Exception as e:  # (the kernel did not build: NumPy's draw on the host, as before; info says why)
             if isinstance(e, MemoryError):
                 return None

@@ -281,6 +281,31 @@ def test_a_large_draw_of_default_rng_is_made_on_the_gpu_with_numpys_numbers(auto
     numpy.testing.assert_array_equal(g.normal(size=7), w.normal(size=7))
 
 
+def test_a_draw_long_enough_to_need_four_digit_levels_is_numpys(auto_on):
+    """Element i of a draw is i + 1 steps on: one jump per base-256 digit of it (``_pcg64.tables``);
+    a draw of 2**24 + 5 elements needs four levels of them."""
+    g, w = np.random.default_rng(2026), numpy.random.default_rng(2026)
+    a, b = g.random(2**24 + 5), w.random(2**24 + 5)
+    assert np.get_device(a) == "gpu"
+    numpy.testing.assert_array_equal(np.asnumpy(a), b)
+    assert g.bit_generator.state == w.bit_generator.state
+
+
+@pytest.mark.parametrize("level, digit", [(0, 1), (0, 255), (1, 1), (2, 37), (3, 200), (7, 255)])
+def test_each_jump_of_the_table_is_that_many_steps_of_pcg64(level, digit):
+    from xpshim import _pcg64
+
+    t = _pcg64.tables().reshape(8, 256, 4)[level, digit]
+    a, m = (int(t[0]) << 64) | int(t[1]), (int(t[2]) << 64) | int(t[3])
+    state, inc = (123456789 << 70) | 987, (5 << 100) | 1
+    k = digit * 256**level
+    assert a == pow(_pcg64.MULT, k, 2**128)
+    # (NumPy's own advance, from the same state: the map of k steps)
+    bg = numpy.random.PCG64()
+    bg.state = {"bit_generator": "PCG64", "state": {"state": state, "inc": inc}, "has_uint32": 0, "uinteger": 0}
+    assert (a * state + inc * m) % 2**128 == bg.advance(k).state["state"]["state"]
+
+
 def xpshim_stats_moved():
     return np.stats()["placement"]["to_device"]["count"]
 

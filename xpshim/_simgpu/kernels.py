@@ -41,12 +41,13 @@ def compiler():
 
 
 def _params(spec):
+    """The parameters' names, each ``"raw " + name`` for a raw array (indexed by the kernel itself)."""
     out = []
     for p in spec.split(","):
-        t, name = p.split()
-        if t != "T":
-            raise NotImplementedError(f"the simulated ElementwiseKernel takes T parameters only, not {p!r}")
-        out.append(name)
+        words = p.split()
+        if words[:-1] not in (["T"], ["raw", "T"]):
+            raise NotImplementedError(f"the simulated ElementwiseKernel takes T and raw T parameters only, not {p!r}")
+        out.append(" ".join(words[:-2] + words[-1:]))
     return out
 
 
@@ -87,7 +88,8 @@ class ElementwiseKernel:
         lines = [PRELUDE, self.preamble, f"typedef {ctype} T;",
                  "extern \"C\" void run(long n, void** in, void** out) {",
                  "  for (long i = 0; i < n; i++) {"]
-        lines += [f"    const T {v} = ((const T*)in[{k}])[i];" for k, v in enumerate(self.ins)]
+        lines += [f"    const T* {v[4:]} = (const T*)in[{k}];" if v.startswith("raw ") else
+                  f"    const T {v} = ((const T*)in[{k}])[i];" for k, v in enumerate(self.ins)]
         lines += [f"    T& {v} = ((T*)out[{k}])[i];" for k, v in enumerate(self.outs)]
         lines += [f"    {self.operation};", "  }", "}"]
         return "\n".join(lines)
@@ -100,8 +102,9 @@ class ElementwiseKernel:
         hs = [numpy.asarray(a._h if type(a) is self.ndarray else a) for a in ins]
         if any(h.dtype != dt for h in hs):
             raise TypeError(f"{self.name}: arguments of T differ in dtype")
-        shape = numpy.broadcast_shapes(*[h.shape for h in hs], *[o.shape for o in outs])
-        flat = [numpy.ascontiguousarray(numpy.broadcast_to(h, shape)) for h in hs]
+        raw = [v.startswith("raw ") for v in self.ins]  # (a raw array: given whole, not broadcast)
+        shape = numpy.broadcast_shapes(*[h.shape for h, r in zip(hs, raw) if not r], *[o.shape for o in outs])
+        flat = [numpy.ascontiguousarray(h if r else numpy.broadcast_to(h, shape)) for h, r in zip(hs, raw)]
         res = [numpy.empty(shape, dt) for _ in self.outs]
         lib = _library(self._source(CTYPES[dt.char]))
         ptrs = lambda arrs: (ctypes.c_void_p * len(arrs))(*[a.ctypes.data for a in arrs])  # noqa: E731
