@@ -50,9 +50,31 @@ POLYNOMIAL = ("polyadd", "polysub", "polymul", "polymulx", "polydiv", "polypow",
               "polygrid2d", "polygrid3d", "polyvander2d", "polyvander3d")
 POLYUTILS = ("getdomain", "mapdomain", "mapparms")
 
+# NumPy's code for these loops in Python over the coefficients (or the roots, or the quotient's
+# terms), one element read or write a step: on GPU arrays each step is a device call, and a read a
+# wait for the device (an H100: polyder of 10**6 coefficients predicted at 23.6 s against NumPy's
+# 0.15 s, polydiv 80x slower at 10**5; benchmarks/RESULTS.md, "Cliffs"). They run NumPy's on the
+# host, a visible fallback (a few coefficients copied each way).
+LOOPS = {
+    "polyder": "NumPy's polyder writes the derivative's coefficients one by one in a Python loop",
+    "polyint": "NumPy's polyint writes the integral's coefficients one by one in a Python loop",
+    "polydiv": "NumPy's polydiv reads the quotient's terms one by one in a Python loop",
+    "polyfromroots": "NumPy's polyfromroots makes one array per root in a Python loop",
+}
+
+
+def _on_host(name, why):
+    def decline(*args, **kwargs):
+        raise Decline(why + ": on the host")
+    decline.__name__ = decline.__qualname__ = f"{name}_on_host"
+    decline.__doc__ = f"numpy.polynomial.polynomial.{name} on GPU arrays: NumPy's on the host ({why})."
+    return decline
+
+
 for _n in POLYNOMIAL:
     # (polytrim is polyutils.trimcoef under another name)
-    implements(f"xpshim.polynomial.polynomial.{_n}")(PU.trimcoef if _n == "polytrim" else getattr(P, _n))
+    f = PU.trimcoef if _n == "polytrim" else getattr(P, _n)
+    implements(f"xpshim.polynomial.polynomial.{_n}")(_on_host(_n, LOOPS[_n]) if _n in LOOPS else f)
 for _n in POLYUTILS:
     implements(f"xpshim.polynomial.polyutils.{_n}")(getattr(PU, _n))
 
