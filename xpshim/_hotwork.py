@@ -114,8 +114,17 @@ def _locals_ids(f):
     a function's locals are read from their slots (``_frame_get_var``: CPython 3.11 and 3.12); a
     module's or class body's ``f_locals`` is its namespace itself, and 3.13's a live view: read as
     they are. Elsewhere (another interpreter) the key is the frame and its instruction alone."""
-    if not f.f_code.co_flags & _CO_OPTIMIZED or sys.version_info >= (3, 13):
+    code = f.f_code
+    if not code.co_flags & _CO_OPTIMIZED:
         return tuple(map(id, f.f_locals.values()))
+    if sys.version_info >= (3, 13):  # (a live view of the slots, the closure's cells beside them)
+        view, ids = f.f_locals, []
+        for name in code.co_varnames:
+            try:
+                ids.append(id(view[name]))
+            except KeyError:  # (not bound yet, or deleted)
+                ids.append(0)
+        return tuple(ids)
     global _get_var
     g = _get_var
     if g is False:
