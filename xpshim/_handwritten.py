@@ -216,20 +216,19 @@ def _auto_random(drawn_by_numpy):
     put on the GPU is made there, NumPy's numbers bit for bit (``_pcg64``); else ``drawn_by_numpy``."""
     f8 = numpy.dtype(numpy.float64)
 
+    def plain(size=None, dtype=f8):  # (random's arguments but out=, as NumPy's signature reads them)
+        return size, dtype
+
     def random(self, *args, **kwargs):
-        size = args[0] if args else kwargs.get("size") if kwargs else None
-        if size is not None and len(args) + len(kwargs) <= 2 and not (type(size) is int and size < _placement.limit):
-            dtype = args[1] if len(args) > 1 else kwargs.get("dtype", f8)
-            if kwargs.keys() <= {"size", "dtype"} and not (args and "size" in kwargs) and dtype is not None:
-                try:
-                    wide = numpy.dtype(dtype) == f8
-                except TypeError:
-                    wide = False
-                shape = _pcg64.shape_of(size) if wide else None
-                if shape is not None and _placement.made_on_gpu(math.prod(shape)):
-                    r = _pcg64.random(self.bit_generator, shape)
-                    if r is not None:
-                        return wrap(r)
+        try:
+            size, dtype = plain(*args, **kwargs)
+            shape = _pcg64.shape_of(size) if dtype is not None and numpy.dtype(dtype) == f8 else None
+        except TypeError:  # (out=, or what NumPy refuses: NumPy's call)
+            shape = None
+        if shape is not None and _placement.made_on_gpu(math.prod(shape)):
+            r = _pcg64.random(self.bit_generator, shape)
+            if r is not None:
+                return wrap(r)
         return drawn_by_numpy(self, *args, **kwargs)
     random.__name__, random.__doc__ = "random", drawn_by_numpy.__doc__
     return random

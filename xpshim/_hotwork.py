@@ -56,10 +56,26 @@ def sample(frame):
 _CO_OPTIMIZED = 1  # (inspect.CO_OPTIMIZED: a function's frame, whose locals live in fast slots)
 
 
-def _frame_get_var():
-    """A reader of one frame's local values' identities that holds none of them: CPython 3.12's
-    ``PyFrame_GetVar`` (a local read from its slot), or on CPython 3.11 the slots' addresses
-    read in place (``_slots_311``); None elsewhere."""
+def _by_name(get):
+    """A reader of a function frame's locals, each looked up by name with ``get(frame, name)``
+    (which raises NameError, ValueError or KeyError for one not bound)."""
+    def ids(f):
+        out = []
+        for name in f.f_code.co_varnames:
+            try:
+                out.append(id(get(f, name)))  # (no reference kept past this line)
+            except (NameError, ValueError, KeyError):  # (not bound yet, or deleted)
+                out.append(0)
+        return tuple(out)
+    return ids
+
+
+def _slot_reader():
+    """A reader of a function frame's local values' identities that holds none of them: 3.13's
+    live ``f_locals`` view, CPython 3.12's ``PyFrame_GetVar`` (a local read from its slot), or on
+    CPython 3.11 the slots' addresses read in place (``_slots_311``); None elsewhere."""
+    if sys.version_info >= (3, 13):  # (PEP 667: a view of the slots, the closure's cells beside them)
+        return _by_name(lambda f, name: f.f_locals[name])
     if sys.implementation.name != "cpython" or hasattr(sys, "getobjects"):  # (not a debug build's layout)
         return None
     try:
@@ -73,16 +89,7 @@ def _frame_get_var():
     g = ctypes.pythonapi.PyFrame_GetVar
     g.restype = ctypes.py_object  # (a new reference, which ctypes takes over)
     g.argtypes = (ctypes.py_object, ctypes.py_object)
-
-    def ids(f):
-        out = []
-        for name in f.f_code.co_varnames:
-            try:
-                out.append(id(g(f, name)))  # (the reference ctypes holds ends here)
-            except (NameError, ValueError):  # (not bound yet, or deleted)
-                out.append(0)
-        return tuple(out)
-    return ids
+    return _by_name(g)
 
 
 def _slots_311(ctypes):
@@ -102,7 +109,7 @@ def _slots_311(ctypes):
     return ids
 
 
-_get_var = False  # (the reader, made at the first reading: ctypes is not imported with xpshim)
+_reader = False  # (made at the first reading: ctypes is not imported with xpshim)
 
 
 def _locals_ids(f):
@@ -111,25 +118,15 @@ def _locals_ids(f):
     A function frame's ``f_locals`` (before Python 3.13, PEP 667) copies its locals into a dict
     that the frame keeps: the user's ``del big`` would then not free ``big`` until the frame
     ends or is read again, and a ``locals()`` dict the user holds would change under them. So
-    a function's locals are read from their slots (``_frame_get_var``: CPython 3.11 and 3.12); a
-    module's or class body's ``f_locals`` is its namespace itself, and 3.13's a live view: read as
-    they are. Elsewhere (another interpreter) the key is the frame and its instruction alone."""
-    code = f.f_code
-    if not code.co_flags & _CO_OPTIMIZED:
+    a function's locals are read from their slots, by name (``_slot_reader``); a module's or
+    class body's ``f_locals`` is its namespace itself, read as it is. Elsewhere (another
+    interpreter) the key is the frame and its instruction alone."""
+    if not f.f_code.co_flags & _CO_OPTIMIZED:
         return tuple(map(id, f.f_locals.values()))
-    if sys.version_info >= (3, 13):  # (a live view of the slots, the closure's cells beside them)
-        view, ids = f.f_locals, []
-        for name in code.co_varnames:
-            try:
-                ids.append(id(view[name]))
-            except KeyError:  # (not bound yet, or deleted)
-                ids.append(0)
-        return tuple(ids)
-    global _get_var
-    g = _get_var
-    if g is False:
-        g = _get_var = _frame_get_var()
-    return () if g is None else g(f)
+    global _reader
+    if _reader is False:
+        _reader = _slot_reader()
+    return () if _reader is None else _reader(f)
 
 
 def note(f):

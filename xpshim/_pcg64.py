@@ -91,17 +91,6 @@ _kernels = {}  # backend module -> (its compiled kernel, the tables on its devic
 failed = [None]  # why the kernel did not build, for ``python -m xpshim info``
 
 
-def advanced(state, inc, k):
-    """The PCG64 state ``k`` steps after ``state`` (Python ints: exact)."""
-    am, ap, cm, cp = 1, 0, MULT, inc
-    while k:
-        if k & 1:
-            am, ap = am * cm & _MASK, (ap * cm + cp) & _MASK
-        cp, cm = (cm + 1) * cp & _MASK, cm * cm & _MASK
-        k >>= 1
-    return (am * state + ap) & _MASK
-
-
 def shape_of(size):
     """``size`` (an int or a tuple of ints) as a shape of Python ints, or None where NumPy's own
     reading is needed (its errors included)."""
@@ -129,28 +118,26 @@ def random(bit_generator, shape):
     (CuPy's) when it is PCG64; else None (nothing drawn, the generator untouched)."""
     if type(bit_generator) is not numpy.random.PCG64 or not all(shape):
         return None
-    n = math.prod(shape)
     xp = _backend.xp
+    k = _kernel(xp)
+    if k is None:
+        return None
     with bit_generator.lock:  # (NumPy's own draws hold it: a draw from another thread waits)
         st = bit_generator.state
         state, inc = st["state"]["state"], st["state"]["inc"]
+        u = numpy.uint64
         try:
-            z = xp.empty(shape, numpy.uint64)
+            z = xp.empty(shape, u)
+            k[0](u(state >> 64), u(state & _U64), u(inc >> 64), u(inc & _U64), k[1], z)
         except MemoryError:  # (CuPy's OutOfMemoryError: NumPy's draw on the host, placed as any answer)
             return None
-        u = numpy.uint64
-        k = _kernel(xp)
-        if k is None:
-            return None
-        try:
-            k[0](u(state >> 64), u(state & _U64), u(inc >> 64), u(inc & _U64), k[1], z)
         except Exception as e:  # (the kernel did not build: NumPy's draw on the host, as before; info says why)
-            if isinstance(e, MemoryError):
-                return None
             _kernels[xp], failed[0] = None, f"{type(e).__name__}: {str(e)[:200]}"
             return None
-        st["state"]["state"] = advanced(state, inc, n)  # (has_uint32 and uinteger as they were)
-        bit_generator.state = st
+        # (NumPy's own advance, which forgets a buffered 32-bit half that random() leaves alone)
+        after = bit_generator.advance(math.prod(shape)).state
+        after["has_uint32"], after["uinteger"] = st["has_uint32"], st["uinteger"]
+        bit_generator.state = after
     r = z.astype(numpy.float64)
     r *= 2.0 ** -53  # ((x >> 11) * 2**-53: exact, as NumPy's next_double)
     return r

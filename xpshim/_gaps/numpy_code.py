@@ -73,8 +73,8 @@ def _on_host(name, why):
 
 for _n in POLYNOMIAL:
     # (polytrim is polyutils.trimcoef under another name)
-    f = PU.trimcoef if _n == "polytrim" else getattr(P, _n)
-    implements(f"xpshim.polynomial.polynomial.{_n}")(_on_host(_n, LOOPS[_n]) if _n in LOOPS else f)
+    implements(f"xpshim.polynomial.polynomial.{_n}")(
+        _on_host(_n, LOOPS[_n]) if _n in LOOPS else PU.trimcoef if _n == "polytrim" else getattr(P, _n))
 for _n in POLYUTILS:
     implements(f"xpshim.polynomial.polyutils.{_n}")(getattr(PU, _n))
 
